@@ -1,0 +1,49 @@
+import type { Camera, DieColour, Frame, Tower } from '../types.js';
+import { SeededRandom } from '../random.js';
+import { DEFAULT_TRAY, throwDice, type SimDie, type TrayGeometry } from './scene.js';
+import { renderTray } from './render.js';
+
+export { DIE_LOOK, renderTray } from './render.js';
+export { DEFAULT_TRAY, throwDice, type SimDie, type TrayGeometry } from './scene.js';
+
+export interface SimulatorOptions {
+  /** Seed for every throw and every frame's noise; the same seed gives the same game. */
+  readonly seed: number;
+  /** Colours of the dice in the hopper, used in turn (one colour = a matching set). */
+  readonly colours: readonly DieColour[];
+  readonly tray?: TrayGeometry;
+  /** How long a simulated roll cycle takes, ms (0 in tests). */
+  readonly rollMs?: number;
+}
+
+/**
+ * A tower and a camera sharing one simulated tray. The tower throws dice into
+ * the tray; the camera renders the tray as it is. `truth()` is for tests and
+ * the simulator itself: the rest of the system reads the dice from the frames.
+ */
+export interface Simulator {
+  readonly tower: Tower;
+  readonly camera: Camera;
+  truth(): readonly SimDie[];
+}
+
+export function createSimulator(options: SimulatorOptions): Simulator {
+  const tray = options.tray ?? DEFAULT_TRAY;
+  const rng = new SeededRandom(options.seed);
+  const rollMs = options.rollMs ?? 0;
+  let dice: SimDie[] = [];
+  const tower: Tower = {
+    kind: 'simulated',
+    async roll(count: number): Promise<void> {
+      if (rollMs > 0) await new Promise((resolve) => setTimeout(resolve, rollMs));
+      dice = throwDice(rng, count, options.colours, tray);
+    },
+  };
+  const camera: Camera = {
+    async capture(): Promise<Frame> {
+      const image = renderTray(dice, tray, { noiseSeed: rng.int(0, 2 ** 31) });
+      return { image, width: tray.width, height: tray.height, capturedAt: Date.now() };
+    },
+  };
+  return { tower, camera, truth: () => dice };
+}

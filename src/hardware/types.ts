@@ -1,0 +1,57 @@
+/**
+ * The hardware layer: the tower that throws dice into its tray, and the camera
+ * above the tray. Both have a simulated implementation (the default) and real
+ * ones; the rest of the system only sees these interfaces.
+ */
+
+/** Names of the die colours the simulator renders and the default palette knows. */
+export const DIE_COLOURS = ['white', 'ivory', 'red', 'green', 'blue', 'yellow', 'black', 'purple', 'grey'] as const;
+export type DieColour = (typeof DIE_COLOURS)[number];
+
+/** One camera frame, as the camera delivers it (encoded image bytes). */
+export interface Frame {
+  /** The encoded image (JPEG from the simulator and most webcams). */
+  readonly image: Buffer;
+  readonly width: number;
+  readonly height: number;
+  /** Milliseconds since the epoch when the frame was taken. */
+  readonly capturedAt: number;
+}
+
+/** A camera looking down on the tray. */
+export interface Camera {
+  /** Takes one frame of the tray as it is now. Rejects with a `CameraError` when no frame can be had. */
+  capture(): Promise<Frame>;
+}
+
+/** The mechanical tower: drops dice through the baffles into the tray. */
+export interface Tower {
+  /** `simulated` or the driver's name, for the status line. */
+  readonly kind: string;
+  /**
+   * Throws `count` dice into the tray (the operator has put them in the hopper)
+   * and resolves once the cycle is done and the dice lie in the tray. Rejects
+   * with a `TowerError` on a fault (jam, disconnect).
+   */
+  roll(count: number): Promise<void>;
+}
+
+export class TowerError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TowerError';
+  }
+}
+
+export class CameraError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CameraError';
+  }
+}

@@ -1,0 +1,55 @@
+import type { Frame } from '../hardware/types.js';
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** One die as read from a frame. */
+export interface DieReading {
+  /** Pips on the top face, 1-6; null when the face could not be read. */
+  readonly value: number | null;
+  /** Nearest palette colour name. */
+  readonly colour: string;
+  /** Centre of the top face, frame pixels. */
+  readonly center: Point;
+  /** Corners of the top face's rotated box, frame pixels, in order around the box. */
+  readonly box: readonly Point[];
+  /** Edge length of the top face, pixels. */
+  readonly size: number;
+  /** 0-1: how sure the reader is of the value (and colour). */
+  readonly confidence: number;
+}
+
+/** Everything read from one frame. Dice are ordered left to right, then top to bottom. */
+export interface DiceReading {
+  readonly dice: readonly DieReading[];
+  /** False when the roll must not be used (unreadable die, wrong count...); see `problems`. */
+  readonly valid: boolean;
+  /** Reasons the roll is invalid, each a sentence naming the problem. */
+  readonly problems: readonly string[];
+  readonly width: number;
+  readonly height: number;
+  /** Time spent reading, ms. */
+  readonly ms: number;
+}
+
+/** Reads the dice in a camera frame. Implementations may change their internals freely. */
+export interface DiceReader {
+  /**
+   * Reads every die in the frame. `expectedCount`, when given, makes a
+   * different number of dice an invalid roll. Rejects only when the frame
+   * itself cannot be decoded (`VisionError` with code `vision/bad_frame`).
+   */
+  read(frame: Frame, expectedCount?: number): Promise<DiceReading>;
+}
+
+export class VisionError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'VisionError';
+  }
+}
