@@ -1,0 +1,137 @@
+/**
+ * The Fastify app: REST for games and rolls, the live WebSocket feed and the
+ * scoreboard page. Built here, listened to in `server.ts`, so tests can
+ * `inject` without a socket.
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import { fileURLToPath } from 'node:url';
+import { TableError, type Table, type TableEvent } from '../table.js';
+import { gameView } from './views.js';
+import { CreateGameBody, DiceBody, ErrorReply, GameIdParams, GameViewSchema, HealthReply, RollBody, ScoreBody } from './schemas.js';
+
+export interface AppDeps {
+  readonly table: Table;
+  readonly version: string;
+}
+
+const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
+
+const errors = { 400: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' }, 503: { $ref: 'ErrorReply#' } };
+const gameReply = (status: 200 | 201) => ({ [status]: { $ref: 'GameView#' }, ...errors });
+
+type IdParams = { id: string };
+
+export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): FastifyInstance {
+  const { table } = deps;
+  const app = Fastify({
+    ...options,
+    // Refuse unknown fields instead of dropping them, and never turn a scalar into an array.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
+    schemaErrorFormatter: (errs, dataVar) => {
+      const e = errs[0];
+      const extra = e?.keyword === 'additionalProperties' ? ` ('${String(e.params.additionalProperty)}')` : '';
+      return new Error(`${dataVar}${e?.instancePath ?? ''} ${e?.message ?? 'is not valid'}${extra}`);
+    },
+  });
+  app.addSchema(ErrorReply);
+  app.addSchema(GameViewSchema);
+
+  app.setErrorHandler((err: FastifyError | TableError, request, reply) => {
+    if (err instanceof TableError) {
+      return reply.status(err.statusCode).send({ statusCode: err.statusCode, code: err.code, error: reply.raw.statusMessage ?? 'Error', message: err.message });
+    }
+    const status = err.statusCode ?? 500;
+    if (status < 500) {
+      const code = err.validation ? 'api/bad_request' : (err.code ?? 'api/bad_request');
+      return reply.status(status).send({ statusCode: status, code, error: 'Bad Request', message: err.message });
+    }
+    request.log.error({ err }, 'unexpected error');
+    return reply.status(500).send({ statusCode: 500, code: 'api/internal', error: 'Internal Server Error', message: 'Something went wrong on the server; the game state is unchanged.' });
+  });
+
+  app.register(fastifyWebsocket);
+  app.register(fastifyStatic, { root: PUBLIC_DIR, index: 'index.html' });
+
+  // One serialised message per change, sent to every scoreboard.
+  const sockets = new Set<WebSocket>();
+  const message = (event: TableEvent) =>
+    JSON.stringify(event.type === 'game' ? { type: 'game', v: 1, game: gameView(table, event.game) } : { type: 'tower', v: 1, status: event.status });
+  const unsubscribe = table.subscribe((event) => {
+    if (sockets.size === 0) return;
+    const text = message(event);
+    for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(text);
+  });
+  app.addHook('onClose', async () => unsubscribe());
+
+  app.register(async (api) => {
+    api.get('/ws', { websocket: true }, (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('message', () => {
+        socket.send(JSON.stringify({ type: 'error', v: 1, message: 'The live feed is read-only; act through the REST API (/api/games/...).' }));
+      });
+      socket.send(JSON.stringify({ type: 'snapshot', v: 1, games: table.list().map((g) => gameView(table, g)), tower: table.tower() }));
+    });
+
+    api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
+      status: 'ok',
+      version: deps.version,
+      tower: table.tower(),
+      games: table.list().length,
+    }));
+
+    api.get('/api/games', { schema: { response: { 200: { type: 'array', items: { $ref: 'GameView#' } } } } }, async () =>
+      table.list().map((g) => gameView(table, g)),
+    );
+
+    api.post<{ Body: { game: string; players: string[]; options?: Record<string, unknown> } }>(
+      '/api/games',
+      { schema: { body: CreateGameBody, response: gameReply(201) } },
+      async (request, reply) => {
+        const { game, players, options } = request.body;
+        const created = table.create(game, players, options ?? {});
+        return reply.status(201).send(gameView(table, created));
+      },
+    );
+
+    api.get<{ Params: IdParams }>('/api/games/:id', { schema: { params: GameIdParams, response: gameReply(200) } }, async (request) =>
+      gameView(table, table.get(request.params.id)),
+    );
+
+    api.post<{ Params: IdParams; Body: { values?: number[] } | null }>(
+      '/api/games/:id/roll',
+      { schema: { params: GameIdParams, body: RollBody, response: gameReply(200) } },
+      async (request) => gameView(table, await table.roll(request.params.id, request.body?.values)),
+    );
+
+    for (const type of ['hold', 'release'] as const) {
+      api.post<{ Params: IdParams; Body: { dice: number[] } }>(
+        `/api/games/:id/${type}`,
+        { schema: { params: GameIdParams, body: DiceBody, response: gameReply(200) } },
+        async (request) => gameView(table, table.act(request.params.id, { type, dice: request.body.dice } as { type: string })),
+      );
+    }
+
+    api.post<{ Params: IdParams; Body: { category: string } }>(
+      '/api/games/:id/score',
+      { schema: { params: GameIdParams, body: ScoreBody, response: gameReply(200) } },
+      async (request) => gameView(table, table.act(request.params.id, { type: 'score', category: request.body.category } as { type: string })),
+    );
+
+    api.get<{ Params: IdParams & { seq: number } }>(
+      '/api/games/:id/rolls/:seq/frame.jpg',
+      {
+        schema: {
+          params: { type: 'object', required: ['id', 'seq'], properties: { id: GameIdParams.properties.id, seq: { type: 'integer', minimum: 1 } } },
+          response: { 404: { $ref: 'ErrorReply#' } },
+        },
+      },
+      async (request, reply) => reply.type('image/jpeg').header('cache-control', 'public, max-age=86400').send(table.frame(request.params.id, request.params.seq)),
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,142 @@
+/** JSON schemas of every request and response (Ajv validates, fast-json-stringify serialises). */
+
+export const ErrorReply = {
+  $id: 'ErrorReply',
+  type: 'object',
+  required: ['statusCode', 'code', 'error', 'message'],
+  properties: {
+    statusCode: { type: 'integer' },
+    code: { type: 'string' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+  },
+} as const;
+
+const point = { type: 'object', required: ['x', 'y'], properties: { x: { type: 'number' }, y: { type: 'number' } } } as const;
+
+/** A game as the API shows it; `state` and `board` are game-specific plain data. */
+export const GameViewSchema = {
+  $id: 'GameView',
+  type: 'object',
+  required: ['id', 'game', 'name', 'players', 'version', 'createdAt', 'updatedAt', 'request', 'result', 'board', 'lastRoll', 'rollCount', 'state'],
+  properties: {
+    id: { type: 'string' },
+    game: { type: 'string' },
+    name: { type: 'string' },
+    players: { type: 'array', items: { type: 'string' } },
+    version: { type: 'integer' },
+    createdAt: { type: 'number' },
+    updatedAt: { type: 'number' },
+    request: {
+      type: ['object', 'null'],
+      properties: {
+        count: { type: 'integer' },
+        slots: { type: 'array', items: { type: 'integer' } },
+        player: { type: 'integer' },
+        secret: { type: 'boolean' },
+      },
+    },
+    result: {
+      type: ['object', 'null'],
+      properties: { winners: { type: 'array', items: { type: 'integer' } }, scores: { type: 'array', items: { type: 'number' } } },
+    },
+    board: { type: ['object', 'null'], additionalProperties: true },
+    lastRoll: {
+      type: ['object', 'null'],
+      properties: {
+        seq: { type: 'integer' },
+        values: { type: 'array', items: { type: 'integer' } },
+        slots: { type: 'array', items: { type: 'integer' } },
+        source: { type: 'string', enum: ['tower', 'manual'] },
+        attempts: { type: 'integer' },
+        at: { type: 'number' },
+        frameUrl: { type: ['string', 'null'] },
+        reading: {
+          type: ['object', 'null'],
+          properties: {
+            width: { type: 'integer' },
+            height: { type: 'integer' },
+            ms: { type: 'number' },
+            dice: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  value: { type: ['integer', 'null'] },
+                  colour: { type: 'string' },
+                  center: point,
+                  box: { type: 'array', items: point },
+                  confidence: { type: 'number' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    rollCount: { type: 'integer' },
+    state: { type: 'object', additionalProperties: true },
+  },
+} as const;
+
+export const GameIdParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
+  additionalProperties: false,
+} as const;
+
+export const CreateGameBody = {
+  type: 'object',
+  required: ['game', 'players'],
+  additionalProperties: false,
+  properties: {
+    game: { type: 'string', minLength: 1, maxLength: 64 },
+    players: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', minLength: 1, maxLength: 40 } },
+    options: { type: 'object', additionalProperties: true },
+  },
+} as const;
+
+export const RollBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    values: { type: 'array', minItems: 1, maxItems: 30, items: { type: 'integer', minimum: 1, maximum: 6 } },
+  },
+} as const;
+
+export const DiceBody = {
+  type: 'object',
+  required: ['dice'],
+  additionalProperties: false,
+  properties: { dice: { type: 'array', minItems: 1, maxItems: 30, items: { type: 'integer', minimum: 0, maximum: 29 } } },
+} as const;
+
+export const ScoreBody = {
+  type: 'object',
+  required: ['category'],
+  additionalProperties: false,
+  properties: { category: { type: 'string', minLength: 1, maxLength: 40 } },
+} as const;
+
+export const TowerStatusSchema = {
+  type: 'object',
+  required: ['kind', 'state', 'message', 'gameId'],
+  properties: {
+    kind: { type: 'string' },
+    state: { type: 'string', enum: ['ready', 'rolling', 'fault'] },
+    message: { type: 'string' },
+    gameId: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const HealthReply = {
+  type: 'object',
+  required: ['status', 'version', 'tower', 'games'],
+  properties: {
+    status: { type: 'string' },
+    version: { type: 'string' },
+    tower: TowerStatusSchema,
+    games: { type: 'integer' },
+  },
+} as const;

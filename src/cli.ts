@@ -1,0 +1,76 @@
+/**
+ * The `dice-tower` command. `serve` is the main job: the server with the
+ * scoreboard, driving the simulated tower unless told otherwise.
+ */
+import { parseArgs } from 'node:util';
+import { PACKAGE_VERSION, parseColours, serve } from './server.js';
+
+const USAGE = `Usage: dice-tower <command> [options]
+
+Commands:
+  serve        Run the server and the live scoreboard (simulated tower)
+  help         Show this help
+
+Options of serve (environment variables in brackets):
+  --port N           Port to listen on [PORT] (default 8080)
+  --host ADDR        Address to listen on [HOST] (default 0.0.0.0)
+  --seed N           Seed of the simulated tower [DICE_TOWER_SEED] (default: random)
+  --colours LIST     Colours of the simulated dice, comma-separated, used in turn
+                     [DICE_TOWER_COLOURS] (default red; white, ivory, red, green,
+                     blue, yellow, black, purple, grey)
+  --roll-ms N        Duration of a simulated roll cycle in ms (default 1200)
+  --log-level LEVEL  fatal, error, warn, info, debug (default info)
+`;
+
+function integer(name: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got '${text}'`);
+  return n;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve': {
+        const { values } = parseArgs({
+          args: [...rest],
+          options: {
+            port: { type: 'string' },
+            host: { type: 'string' },
+            seed: { type: 'string' },
+            colours: { type: 'string' },
+            'roll-ms': { type: 'string' },
+            'log-level': { type: 'string' },
+          },
+          strict: true,
+        });
+        const env = process.env;
+        await serve({
+          port: integer('port', values.port ?? env.PORT ?? '8080', 0, 65535),
+          host: values.host ?? env.HOST ?? '0.0.0.0',
+          seed: integer('seed', values.seed ?? env.DICE_TOWER_SEED ?? String(Math.floor(Math.random() * 2 ** 31)), 0, 2 ** 32 - 1),
+          colours: parseColours(values.colours ?? env.DICE_TOWER_COLOURS ?? 'red'),
+          rollMs: integer('roll-ms', values['roll-ms'] ?? '1200', 0, 60_000),
+          logLevel: values['log-level'] ?? 'info',
+        });
+        return 0;
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return command === undefined ? 1 : 0;
+      case '--version':
+        process.stdout.write(`${PACKAGE_VERSION}\n`);
+        return 0;
+      default:
+        process.stderr.write(`dice-tower: unknown command '${command}'\n\n${USAGE}`);
+        return 1;
+    }
+  } catch (err) {
+    process.stderr.write(`dice-tower: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

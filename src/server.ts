@@ -1,0 +1,49 @@
+/**
+ * Composition root: wires hardware → vision → games → api and listens.
+ */
+import { readFileSync } from 'node:fs';
+import { createSimulator, DIE_COLOURS, type DieColour } from './hardware/index.js';
+import { createDiceReader } from './vision/index.js';
+import { Table } from './table.js';
+import { buildApp } from './api/app.js';
+
+export interface ServeConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Seed of the simulated tower; a fixed seed replays the same throws. */
+  readonly seed: number;
+  /** Colours of the simulated dice, used in turn. */
+  readonly colours: readonly DieColour[];
+  /** How long a simulated roll cycle takes, ms (a real tower takes a few seconds). */
+  readonly rollMs: number;
+  readonly logLevel: string;
+}
+
+export const PACKAGE_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export function parseColours(text: string): DieColour[] {
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = names.filter((n) => !(DIE_COLOURS as readonly string[]).includes(n));
+  if (names.length === 0 || bad.length > 0) {
+    throw new Error(`unknown die colour ${bad.map((b) => `'${b}'`).join(', ') || "''"}: choose from ${DIE_COLOURS.join(', ')}`);
+  }
+  return names as DieColour[];
+}
+
+export async function serve(config: ServeConfig) {
+  const sim = createSimulator({ seed: config.seed, colours: config.colours, rollMs: config.rollMs });
+  const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
+  const app = buildApp({ table, version: PACKAGE_VERSION }, { logger: { level: config.logLevel } });
+  await app.listen({ port: config.port, host: config.host });
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  app.log.info(`dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${config.port}/ (simulated tower, seed ${config.seed})`);
+  const stop = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return app;
+}

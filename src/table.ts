@@ -1,0 +1,245 @@
+/**
+ * The table: the games being played at the tower, and the roll pipeline that
+ * joins the layers: game asks → tower rolls → camera frame → vision → game
+ * applies the values → listeners (the WebSocket hub) hear of it.
+ *
+ * State lives in memory; each game keeps its setup and its ordered action log,
+ * so it can be replayed. (Durable storage is a later step.)
+ */
+import { randomUUID } from 'node:crypto';
+import type { Camera, Tower } from './hardware/index.js';
+import type { DiceReader, DiceReading } from './vision/index.js';
+import { findGame, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
+
+/** A refusal the caller can show: bad request, rule refusal, busy tower, hardware fault. */
+export class TableError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly statusCode: number,
+  ) {
+    super(message);
+    this.name = 'TableError';
+  }
+}
+
+/** One roll as it was recorded. */
+export interface RollRecord {
+  readonly seq: number;
+  readonly request: DiceRequest;
+  readonly values: readonly number[];
+  /** `tower` when read by the camera, `manual` when typed in by the operator. */
+  readonly source: 'tower' | 'manual';
+  /** The vision reading that gave the values (tower rolls only). */
+  readonly reading: DiceReading | null;
+  /** Tower cycles it took: invalid readings are re-rolled. */
+  readonly attempts: number;
+  readonly at: number;
+}
+
+export interface TableGame {
+  readonly id: string;
+  readonly game: string;
+  readonly players: readonly string[];
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly state: unknown;
+  /** Every action applied since setup, in order (rolls included), for replay and audit. */
+  readonly actions: readonly { readonly type: string }[];
+  readonly rolls: readonly RollRecord[];
+  /** Bumped on every change. */
+  readonly version: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export type TowerState = 'ready' | 'rolling' | 'fault';
+
+export interface TowerStatus {
+  readonly kind: string;
+  readonly state: TowerState;
+  /** What the tower is doing or what went wrong, for the scoreboard. */
+  readonly message: string;
+  /** Game the tower is rolling for, if any. */
+  readonly gameId: string | null;
+}
+
+export type TableEvent =
+  | { readonly type: 'game'; readonly game: TableGame }
+  | { readonly type: 'tower'; readonly status: TowerStatus };
+
+export interface TableDeps {
+  readonly tower: Tower;
+  readonly camera: Camera;
+  readonly reader: DiceReader;
+  /** How many tower cycles a roll may take before giving up on unreadable results. */
+  readonly maxAttempts?: number;
+  readonly now?: () => number;
+}
+
+/** Camera frames kept per game for the scoreboard (most recent rolls). */
+const FRAMES_KEPT = 20;
+
+export class Table {
+  private readonly games = new Map<string, TableGame>();
+  private readonly frames = new Map<string, Map<number, Buffer>>();
+  private readonly listeners = new Set<(e: TableEvent) => void>();
+  private towerStatus: TowerStatus;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: TableDeps) {
+    this.now = deps.now ?? Date.now;
+    this.towerStatus = { kind: deps.tower.kind, state: 'ready', message: 'Tower ready', gameId: null };
+  }
+
+  /** Listens to every change; returns the function that stops listening. */
+  subscribe(listener: (e: TableEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  list(): TableGame[] {
+    return [...this.games.values()];
+  }
+
+  tower(): TowerStatus {
+    return this.towerStatus;
+  }
+
+  get(id: string): TableGame {
+    const game = this.games.get(id);
+    if (!game) throw new TableError('table/game_not_found', `There is no game with id '${id}'.`, 404);
+    return game;
+  }
+
+  definition(game: TableGame): AnyGameDef {
+    const def = findGame(game.game);
+    if (!def) throw new Error(`game '${game.game}' vanished from the registry`);
+    return def;
+  }
+
+  create(gameId: string, players: readonly string[], options: Record<string, unknown> = {}): TableGame {
+    const def = findGame(gameId);
+    if (!def) throw new TableError('table/unknown_game', `There is no game called '${gameId}'.`, 400);
+    let state: unknown;
+    try {
+      state = def.setup(players, options);
+    } catch (err) {
+      throw new TableError('game/bad_setup', (err as Error).message, 400);
+    }
+    const at = this.now();
+    const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], options, state, actions: [], rolls: [], version: 1, createdAt: at, updatedAt: at };
+    this.games.set(game.id, game);
+    this.emit({ type: 'game', game });
+    return game;
+  }
+
+  /** Applies a decision (hold, release, score...). Rolls go through `roll`. */
+  act(id: string, action: { type: string }): TableGame {
+    if (action.type === 'roll') throw new TableError('table/roll_via_roll', 'Dice values come in through the roll endpoint.', 400);
+    const game = this.get(id);
+    if (this.towerStatus.state === 'rolling' && this.towerStatus.gameId === id) {
+      throw new TableError('tower/busy', 'The tower is rolling for this game; wait for the dice.', 409);
+    }
+    return this.apply(game, action, null);
+  }
+
+  /**
+   * Makes the roll the game waits for. With `values` the operator typed the
+   * dice in (recorded as manual); without, the tower throws them and the
+   * camera reads them, re-rolling when the reading is not valid.
+   */
+  async roll(id: string, values?: readonly number[]): Promise<TableGame> {
+    const game = this.get(id);
+    const request = this.definition(game).diceRequest(game.state) as DiceRequest | null;
+    if (!request) throw new TableError('game/no_roll_expected', 'This game is not waiting for a roll now (score, hold or release instead).', 409);
+    if (values) {
+      if (values.length !== request.count) {
+        throw new TableError('game/wrong_dice_count', `This roll needs ${request.count} dice values, got ${values.length}.`, 400);
+      }
+      return this.apply(game, { type: 'roll', values } as { type: string }, { request, values, source: 'manual', reading: null, attempts: 0, frame: null });
+    }
+    if (this.towerStatus.state === 'rolling') {
+      throw new TableError('tower/busy', 'The tower is already rolling; wait for that roll to finish.', 409);
+    }
+    const maxAttempts = this.deps.maxAttempts ?? 3;
+    let lastProblems: readonly string[] = [];
+    try {
+      for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+        this.setTower('rolling', attempt === 1 ? `Rolling ${request.count} dice` : `${lastProblems[0]} — rolling again`, id);
+        await this.deps.tower.roll(request.count);
+        const frame = await this.deps.camera.capture();
+        const reading = await this.deps.reader.read(frame, request.count);
+        if (reading.valid) {
+          const vals = reading.dice.map((d) => d.value as number);
+          const current = this.get(id);
+          const updated = this.apply(current, { type: 'roll', values: vals } as { type: string }, {
+            request, values: vals, source: 'tower', reading, attempts: attempt, frame: frame.image,
+          });
+          this.setTower('ready', 'Tower ready', null);
+          return updated;
+        }
+        lastProblems = reading.problems;
+      }
+    } catch (err) {
+      if (err instanceof TableError) {
+        this.setTower('ready', 'Tower ready', null);
+        throw err;
+      }
+      const message = `Tower or camera fault: ${(err as Error).message}`;
+      this.setTower('fault', message, id);
+      throw new TableError('tower/fault', message, 503);
+    }
+    const message = `No valid reading after ${maxAttempts} rolls: ${lastProblems.join('; ')}`;
+    this.setTower('fault', message, id);
+    throw new TableError('vision/no_valid_reading', message, 503);
+  }
+
+  /** The camera frame of a recorded roll, while it is kept. */
+  frame(id: string, seq: number): Buffer {
+    const frame = this.frames.get(this.get(id).id)?.get(seq);
+    if (!frame) throw new TableError('table/frame_not_found', `Roll ${seq} of game '${id}' has no camera frame kept.`, 404);
+    return frame;
+  }
+
+  private apply(
+    game: TableGame,
+    action: { type: string },
+    roll: (Omit<RollRecord, 'seq' | 'at'> & { frame: Buffer | null }) | null,
+  ): TableGame {
+    const next = this.definition(game).apply(game.state, action);
+    if (isInvalid(next)) throw new TableError(next.code, next.message, 409);
+    const at = this.now();
+    let rolls = game.rolls;
+    if (roll) {
+      const { frame, ...record } = roll;
+      const seq = game.rolls.length + 1;
+      rolls = [...rolls, { ...record, seq, at }];
+      if (frame) this.keepFrame(game.id, seq, frame);
+    }
+    const updated: TableGame = { ...game, state: next, actions: [...game.actions, action], rolls, version: game.version + 1, updatedAt: at };
+    this.games.set(game.id, updated);
+    this.emit({ type: 'game', game: updated });
+    return updated;
+  }
+
+  private keepFrame(id: string, seq: number, frame: Buffer): void {
+    const frames = this.frames.get(id) ?? new Map<number, Buffer>();
+    frames.set(seq, frame);
+    for (const old of frames.keys()) if (old <= seq - FRAMES_KEPT) frames.delete(old);
+    this.frames.set(id, frames);
+  }
+
+  private setTower(state: TowerState, message: string, gameId: string | null): void {
+    this.towerStatus = { kind: this.deps.tower.kind, state, message, gameId };
+    this.emit({ type: 'tower', status: this.towerStatus });
+  }
+
+  private emit(event: TableEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** The result of a game, when it is over. */
+export function gameResult(table: Table, game: TableGame): GameResult | null {
+  return table.definition(game).result(game.state);
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { Camera, Frame, Tower } from '../src/hardware/index.js';
+import { TowerError } from '../src/hardware/index.js';
+import type { DiceReader, DiceReading } from '../src/vision/index.js';
+import { Table, TableError, type TableEvent } from '../src/table.js';
+
+const frame: Frame = { image: Buffer.from('jpeg'), width: 10, height: 10, capturedAt: 0 };
+const camera: Camera = { capture: async () => frame };
+
+function reading(values: Array<number | null>, problems: string[] = []): DiceReading {
+  return {
+    dice: values.map((value, i) => ({ value, colour: 'red', center: { x: i * 10, y: 0 }, box: [], size: 8, confidence: value === null ? 0 : 1 })),
+    valid: problems.length === 0,
+    problems,
+    width: 10,
+    height: 10,
+    ms: 1,
+  };
+}
+
+/** A reader that hands out the given readings in turn. */
+function scriptedReader(readings: DiceReading[]): DiceReader & { calls: number } {
+  const reader = {
+    calls: 0,
+    async read() {
+      const next = readings[reader.calls++];
+      if (!next) throw new Error('no more scripted readings');
+      return next;
+    },
+  };
+  return reader;
+}
+
+function countingTower(fail?: () => Error | null): Tower & { rolls: number[] } {
+  const tower = {
+    kind: 'test',
+    rolls: [] as number[],
+    async roll(count: number) {
+      const err = fail?.();
+      if (err) throw err;
+      tower.rolls.push(count);
+    },
+  };
+  return tower;
+}
+
+describe('Table roll pipeline', () => {
+  it('re-rolls when the reading is invalid and applies the first valid one', async () => {
+    const reader = scriptedReader([reading([1, 2, null, 4, 5], ['the red die cannot be read']), reading([6, 6, 6, 6, 5])]);
+    const tower = countingTower();
+    const table = new Table({ tower, camera, reader });
+    const events: TableEvent[] = [];
+    table.subscribe((e) => events.push(e));
+    const game = table.create('dice-poker', ['Ann']);
+    const after = await table.roll(game.id);
+    expect(tower.rolls).toEqual([5, 5]);
+    expect((after.state as { dice: number[] }).dice).toEqual([6, 6, 6, 6, 5]);
+    expect(after.rolls[0]).toMatchObject({ attempts: 2, source: 'tower', values: [6, 6, 6, 6, 5] });
+    const messages = events.flatMap((e) => (e.type === 'tower' ? [e.status.message] : []));
+    expect(messages).toContain('the red die cannot be read — rolling again');
+  });
+
+  it('gives up after the allowed attempts, reports a fault and leaves the game as it was', async () => {
+    const bad = reading([1, 2], ['expected 5 dice in the tray, found 2']);
+    const table = new Table({ tower: countingTower(), camera, reader: scriptedReader([bad, bad, bad]), maxAttempts: 3 });
+    const game = table.create('dice-poker', ['Ann']);
+    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'vision/no_valid_reading', statusCode: 503 });
+    expect(table.tower().state).toBe('fault');
+    expect(table.get(game.id)).toEqual(game);
+  });
+
+  it('turns a tower fault into a fault status, and rolls again once it clears', async () => {
+    let unplugged = true;
+    const tower = countingTower(() => (unplugged ? new TowerError('tower/disconnected', 'USB cable unplugged') : null));
+    const table = new Table({ tower, camera, reader: scriptedReader([reading([3, 3, 3, 3, 3])]) });
+    const game = table.create('dice-poker', ['Ann']);
+    await expect(table.roll(game.id)).rejects.toBeInstanceOf(TableError);
+    expect(table.tower()).toMatchObject({ state: 'fault', message: expect.stringContaining('USB cable unplugged') });
+    expect(table.get(game.id).rolls).toHaveLength(0);
+    unplugged = false;
+    const after = await table.roll(game.id);
+    expect(after.rolls).toHaveLength(1);
+    expect(table.tower().state).toBe('ready');
+  });
+
+  it('refuses a second roll while the tower is rolling', async () => {
+    let release: () => void = () => {};
+    const tower: Tower = { kind: 'slow', roll: () => new Promise<void>((resolve) => (release = resolve)) };
+    const table = new Table({ tower, camera, reader: scriptedReader([reading([1, 2, 3, 4, 5])]) });
+    const game = table.create('dice-poker', ['Ann']);
+    const first = table.roll(game.id);
+    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'tower/busy' });
+    expect(() => table.act(game.id, { type: 'score' })).toThrow(/tower is rolling/);
+    release();
+    await first;
+  });
+
+  it('records the action log so the game replays to the same state', async () => {
+    const table = new Table({ tower: countingTower(), camera, reader: scriptedReader([]) });
+    const game = table.create('dice-poker', ['Ann', 'Bob']);
+    await table.roll(game.id, [2, 2, 5, 5, 1]);
+    table.act(game.id, { type: 'hold', dice: [0, 1] } as { type: string });
+    await table.roll(game.id, [2, 4, 4]);
+    const done = table.act(game.id, { type: 'score', category: 'twoPairs' } as { type: string });
+    const def = table.definition(done);
+    let state = def.setup(done.players, done.options);
+    for (const action of done.actions) state = def.apply(state, action);
+    expect(state).toEqual(done.state);
+  });
+});
