@@ -49,6 +49,8 @@ fi
 # Route the native build through ccache (Debian's masquerade directory) so a
 # rebuild of the OpenCV binding on this machine takes seconds, not minutes.
 export PATH="/usr/lib/ccache:$PATH"
+# Paths relative to the project, so another clone on this machine hits the same cache.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 export OPENCV4NODEJS_DISABLE_AUTOBUILD=1
 export OPENCV_INCLUDE_DIR=/usr/include/opencv4
 export OPENCV_LIB_DIR=/usr/lib/x86_64-linux-gnu
@@ -61,7 +63,7 @@ binding_loads() { node -e "require('@u4/opencv4nodejs')" >/dev/null 2>&1; }
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$lock_hash" ] && binding_loads; then
   say "Node modules up to date."
 else
-  if ccache -s 2>/dev/null | grep -qE 'Hits: +[1-9]|cache hit'; then
+  if ccache -s 2>/dev/null | grep -qE '(Hits|Misses): +[1-9]'; then
     say "Installing node modules (npm ci). The OpenCV binding is rebuilt from the compiler cache: about a minute."
   else
     say "Installing node modules (npm ci). The OpenCV binding is compiled from source against the system OpenCV:"
