@@ -1,13 +1,14 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'out/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: globals.node },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
@@ -23,6 +24,6 @@ export default tseslint.config(
   },
   {
     files: ['src/api/public/**/*.js'],
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', WebSocket: 'readonly', location: 'readonly', fetch: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: globals.browser },
   },
 );

@@ -152,14 +152,15 @@ export class Table {
     const game = this.get(id);
     const request = this.definition(game).diceRequest(game.state) as DiceRequest | null;
     if (!request) throw new TableError('game/no_roll_expected', 'This game is not waiting for a roll now (score, hold or release instead).', 409);
+    // One physical tower: no second tower roll, and no typed-in roll for the game it is rolling for.
+    if (this.towerStatus.state === 'rolling' && (!values || this.towerStatus.gameId === id)) {
+      throw new TableError('tower/busy', 'The tower is already rolling; wait for that roll to finish.', 409);
+    }
     if (values) {
       if (values.length !== request.count) {
         throw new TableError('game/wrong_dice_count', `This roll needs ${request.count} dice values, got ${values.length}.`, 400);
       }
       return this.apply(game, { type: 'roll', values } as { type: string }, { request, values, source: 'manual', reading: null, attempts: 0, frame: null });
-    }
-    if (this.towerStatus.state === 'rolling') {
-      throw new TableError('tower/busy', 'The tower is already rolling; wait for that roll to finish.', 409);
     }
     const maxAttempts = this.deps.maxAttempts ?? 3;
     let lastProblems: readonly string[] = [];
@@ -185,7 +186,7 @@ export class Table {
         this.setTower('ready', 'Tower ready', null);
         throw err;
       }
-      const message = `Tower or camera fault: ${(err as Error).message}`;
+      const message = `Tower or camera fault: ${errorMessage(err)}`;
       this.setTower('fault', message, id);
       throw new TableError('tower/fault', message, 503);
     }
@@ -237,6 +238,11 @@ export class Table {
   private emit(event: TableEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** Native code (OpenCV) may throw strings; say what was thrown either way. */
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** The result of a game, when it is over. */

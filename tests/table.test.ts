@@ -69,6 +69,12 @@ describe('Table roll pipeline', () => {
     expect(table.get(game.id)).toEqual(game);
   });
 
+  it('reports what native code threw even when it is not an Error', async () => {
+    const table = new Table({ tower: countingTower(), camera: { capture: () => Promise.reject('Mat::GetData - ROI') }, reader: scriptedReader([]) });
+    const game = table.create('dice-poker', ['Ann']);
+    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'tower/fault', message: expect.stringContaining('Mat::GetData - ROI') });
+  });
+
   it('turns a tower fault into a fault status, and rolls again once it clears', async () => {
     let unplugged = true;
     const tower = countingTower(() => (unplugged ? new TowerError('tower/disconnected', 'USB cable unplugged') : null));
@@ -90,6 +96,10 @@ describe('Table roll pipeline', () => {
     const game = table.create('dice-poker', ['Ann']);
     const first = table.roll(game.id);
     await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'tower/busy' });
+    await expect(table.roll(game.id, [1, 2, 3, 4, 5])).rejects.toMatchObject({ code: 'tower/busy' });
+    // Dice typed in for another game do not need the tower.
+    const other = table.create('dice-poker', ['Bob']);
+    await expect(table.roll(other.id, [6, 6, 6, 6, 6])).resolves.toMatchObject({ rolls: [{ source: 'manual' }] });
     expect(() => table.act(game.id, { type: 'score' })).toThrow(/tower is rolling/);
     release();
     await first;

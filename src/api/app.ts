@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
+import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { TableError, type Table, type TableEvent } from '../table.js';
 import { gameView } from './views.js';
@@ -41,12 +42,12 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
   app.setErrorHandler((err: FastifyError | TableError, request, reply) => {
     if (err instanceof TableError) {
-      return reply.status(err.statusCode).send({ statusCode: err.statusCode, code: err.code, error: reply.raw.statusMessage ?? 'Error', message: err.message });
+      return reply.status(err.statusCode).send({ statusCode: err.statusCode, code: err.code, error: STATUS_CODES[err.statusCode] ?? 'Error', message: err.message });
     }
     const status = err.statusCode ?? 500;
     if (status < 500) {
       const code = err.validation ? 'api/bad_request' : (err.code ?? 'api/bad_request');
-      return reply.status(status).send({ statusCode: status, code, error: 'Bad Request', message: err.message });
+      return reply.status(status).send({ statusCode: status, code, error: STATUS_CODES[status] ?? 'Error', message: err.message });
     }
     request.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ statusCode: 500, code: 'api/internal', error: 'Internal Server Error', message: 'Something went wrong on the server; the game state is unchanged.' });

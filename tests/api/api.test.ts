@@ -117,7 +117,7 @@ describe('REST API', () => {
     const before = (await app.inject(`/api/games/${id}`)).json();
     const hold = await post(`/api/games/${id}/hold`, { dice: [0] });
     expect(hold.status).toBe(409);
-    expect(hold.body.code).toBe('game/no_throw_yet');
+    expect(hold.body).toMatchObject({ code: 'game/no_throw_yet', error: 'Conflict' });
     const score = await post(`/api/games/${id}/score`, { category: 'chance' });
     expect(score.status).toBe(409);
     expect((await app.inject(`/api/games/${id}`)).json()).toEqual(before);
