@@ -19,7 +19,7 @@ Options of serve (environment variables in brackets):
                      [DICE_TOWER_COLOURS] (default red; white, ivory, red, green,
                      blue, yellow, black, purple, grey)
   --roll-ms N        Duration of a simulated roll cycle in ms (default 1200)
-  --log-level LEVEL  fatal, error, warn, info, debug (default info)
+  --log-level LEVEL  fatal, error, warn, info, debug (default warn)
 `;
 
 function integer(name: string, text: string, min: number, max: number): number {
@@ -52,7 +52,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           seed: integer('seed', values.seed ?? env.DICE_TOWER_SEED ?? String(Math.floor(Math.random() * 2 ** 31)), 0, 2 ** 32 - 1),
           colours: parseColours(values.colours ?? env.DICE_TOWER_COLOURS ?? 'red'),
           rollMs: integer('roll-ms', values['roll-ms'] ?? '1200', 0, 60_000),
-          logLevel: values['log-level'] ?? 'info',
+          logLevel: values['log-level'] ?? 'warn',
         });
         return 0;
       }

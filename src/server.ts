@@ -38,7 +38,9 @@ export async function serve(config: ServeConfig) {
   const app = buildApp({ table, version: PACKAGE_VERSION }, { logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  app.log.info(`dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${config.port}/ (simulated tower, seed ${config.seed})`);
+  const { port } = app.server.address() as { port: number };
+  // A plain line for the person at the console; the JSON log is for machines.
+  process.stdout.write(`dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (simulated tower, seed ${config.seed}; Ctrl+C stops)\n`);
   const stop = async () => {
     await app.close();
     process.exit(0);

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { main } from '../src/cli.js';
+import { parseColours } from '../src/server.js';
+
+const BIN = fileURLToPath(new URL('../bin/dice-tower.js', import.meta.url));
+
+describe('dice-tower command', () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    child?.kill('SIGTERM');
+    vi.restoreAllMocks();
+  });
+
+  it('serves the scoreboard and the API from the bin entry, on the port it announces', async () => {
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--seed', '3', '--roll-ms', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout?.on('data', (chunk) => (out += String(chunk)));
+    child.stderr?.on('data', (chunk) => (out += String(chunk)));
+    await expect.poll(() => out, { timeout: 30_000 }).toMatch(/scoreboard on http:\/\/127\.0\.0\.1:\d+\//);
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)?.[0];
+    const health = await fetch(`${url}/api/health`);
+    expect(await health.json()).toMatchObject({ status: 'ok', tower: { kind: 'simulated' } });
+    const page = await fetch(`${url}/`);
+    expect(await page.text()).toContain('<title>');
+  });
+
+  it.each([
+    [['serve', '--port', 'abc'], /port must be a whole number from 0 to 65535, got 'abc'/],
+    [['serve', '--colours', 'red,pink'], /unknown die colour 'pink'/],
+    [['serve', '--speed', '3'], /Unknown option '--speed'/],
+    [['roll-all'], /unknown command 'roll-all'/],
+  ])('refuses %j with a message naming the problem', async (argv, message) => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    expect(await main(argv)).toBe(1);
+    expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toMatch(message);
+  });
+
+  it('parses a list of die colours', () => {
+    expect(parseColours('red, blue,ivory')).toEqual(['red', 'blue', 'ivory']);
+    expect(() => parseColours('')).toThrow(/unknown die colour/);
+  });
+});
