@@ -10,8 +10,8 @@ import type { WebSocket } from 'ws';
 import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { TableError, type Table, type TableEvent } from '../table.js';
-import { gameView } from './views.js';
-import { CreateGameBody, DiceBody, ErrorReply, GameIdParams, GameViewSchema, HealthReply, RollBody, ScoreBody } from './schemas.js';
+import { catalog, gameView } from './views.js';
+import { ActionBody, CatalogReply, CreateGameBody, DiceBody, ErrorReply, GameIdParams, GameViewSchema, HealthReply, RollBody, ScoreBody } from './schemas.js';
 
 export interface AppDeps {
   readonly table: Table;
@@ -84,6 +84,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       games: table.list().length,
     }));
 
+    api.get('/api/games/catalog', { schema: { response: { 200: CatalogReply } } }, async () => catalog());
+
     api.get('/api/games', { schema: { response: { 200: { type: 'array', items: { $ref: 'GameView#' } } } } }, async () =>
       table.list().map((g) => gameView(table, g)),
     );
@@ -120,6 +122,12 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       '/api/games/:id/score',
       { schema: { params: GameIdParams, body: ScoreBody, response: gameReply(200) } },
       async (request) => gameView(table, table.act(request.params.id, { type: 'score', category: request.body.category } as { type: string })),
+    );
+
+    api.post<{ Params: IdParams; Body: { type: string } }>(
+      '/api/games/:id/actions',
+      { schema: { params: GameIdParams, body: ActionBody, response: gameReply(200) } },
+      async (request) => gameView(table, table.act(request.params.id, request.body)),
     );
 
     api.get<{ Params: IdParams & { seq: number } }>(

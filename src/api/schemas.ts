@@ -18,7 +18,7 @@ const point = { type: 'object', required: ['x', 'y'], properties: { x: { type: '
 export const GameViewSchema = {
   $id: 'GameView',
   type: 'object',
-  required: ['id', 'game', 'name', 'players', 'version', 'createdAt', 'updatedAt', 'request', 'result', 'board', 'lastRoll', 'rollCount', 'state'],
+  required: ['id', 'game', 'name', 'players', 'version', 'createdAt', 'updatedAt', 'request', 'result', 'board', 'actions', 'lastRoll', 'rollCount', 'state'],
   properties: {
     id: { type: 'string' },
     game: { type: 'string' },
@@ -74,6 +74,7 @@ export const GameViewSchema = {
         },
       },
     },
+    actions: { type: 'array', items: { type: 'object', additionalProperties: true } },
     rollCount: { type: 'integer' },
     state: { type: 'object', additionalProperties: true },
   },
@@ -138,5 +139,54 @@ export const HealthReply = {
     version: { type: 'string' },
     tower: TowerStatusSchema,
     games: { type: 'integer' },
+  },
+} as const;
+
+/** Any game action other than a roll; the game itself checks the rest of its shape. */
+export const ActionBody = {
+  type: 'object',
+  required: ['type'],
+  additionalProperties: true,
+  maxProperties: 8,
+  properties: { type: { type: 'string', minLength: 1, maxLength: 40 } },
+} as const;
+
+const optionSpec = {
+  type: 'object',
+  required: ['name', 'type', 'default', 'description'],
+  properties: {
+    name: { type: 'string' },
+    type: { type: 'string', enum: ['integer', 'number', 'boolean', 'choice'] },
+    default: { type: ['integer', 'number', 'boolean', 'string'] },
+    min: { type: 'number' },
+    max: { type: 'number' },
+    choices: { type: 'array', items: { type: 'string' } },
+    description: { type: 'string' },
+  },
+} as const;
+
+export const CatalogReply = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['id', 'name', 'minPlayers', 'maxPlayers', 'summary', 'dice', 'options'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      minPlayers: { type: 'integer' },
+      maxPlayers: { type: 'integer' },
+      summary: { type: 'string' },
+      dice: {
+        type: 'object',
+        required: ['count', 'colours', 'sizes'],
+        properties: {
+          count: { type: 'integer' },
+          colours: { type: 'array', items: { type: 'string' } },
+          sizes: { type: 'array', items: { type: 'string' } },
+          note: { type: 'string' },
+        },
+      },
+      options: { type: 'array', items: optionSpec },
+    },
   },
 } as const;

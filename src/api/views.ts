@@ -2,14 +2,7 @@
  * What the API and the scoreboard see of a game: plain JSON built from the
  * table's record, with a board laid out for the game being played.
  */
-import {
-  CATEGORIES,
-  CATEGORY_LABELS,
-  UPPER_CATEGORIES,
-  scoreChoices,
-  totals,
-  type DicePokerState,
-} from '../games/index.js';
+import { GAMES, type AnyGameDef } from '../games/index.js';
 import { gameResult, type RollRecord, type Table, type TableGame } from '../table.js';
 
 export interface RollView {
@@ -50,30 +43,14 @@ function rollView(game: TableGame, roll: RollRecord): RollView {
   };
 }
 
-/** The scorecard board of Dice Poker. */
-function dicePokerBoard(state: DicePokerState) {
-  const current = state.players[state.current];
-  const thrown = state.dice.every((d) => d !== null) ? (state.dice as number[]) : null;
-  return {
-    kind: 'scorecard' as const,
-    rows: CATEGORIES.map((id) => ({ id, label: CATEGORY_LABELS[id], section: (UPPER_CATEGORIES as readonly string[]).includes(id) ? 'upper' : 'lower' })),
-    players: state.players.map((p) => ({ name: p.name, card: p.card, totals: totals(p, state.options) })),
-    current: state.current,
-    round: state.round,
-    rounds: state.options.turns,
-    throwsTaken: state.throwsTaken,
-    maxThrows: state.options.maxThrows,
-    dice: state.dice,
-    held: state.held,
-    over: state.over,
-    /** Rows the current player may score now, with the points each gives. */
-    choices: thrown && current && !state.over ? scoreChoices(current.card, thrown, state.options) : [],
-  };
-}
-
+/**
+ * A game as everyone may see it: secret dice of every player hidden (the
+ * game's public `playerView`), so nothing served here can leak a cup.
+ */
 export function gameView(table: Table, game: TableGame) {
   const def = table.definition(game);
   const last = game.rolls[game.rolls.length - 1];
+  const visible = def.playerView(game.state, null);
   return {
     id: game.id,
     game: game.game,
@@ -84,11 +61,28 @@ export function gameView(table: Table, game: TableGame) {
     updatedAt: game.updatedAt,
     request: def.diceRequest(game.state),
     result: gameResult(table, game),
-    board: game.game === 'dice-poker' ? dicePokerBoard(game.state as DicePokerState) : null,
-    lastRoll: last ? rollView(game, last) : null,
+    board: def.board(visible),
+    /** The decisions open now (hold, score, bid...), for buttons and bots. */
+    actions: def.legalActions(game.state),
+    lastRoll: last && !last.request.secret ? rollView(game, last) : null,
     rollCount: game.rolls.length,
-    state: game.state,
+    state: visible,
   };
 }
+
+/** The catalog entry of a game: what it is, who can play, what dice, which options. */
+export function catalogEntry(def: AnyGameDef) {
+  return {
+    id: def.id,
+    name: def.name,
+    minPlayers: def.minPlayers,
+    maxPlayers: def.maxPlayers,
+    summary: def.summary,
+    dice: def.dice,
+    options: def.optionSpecs,
+  };
+}
+
+export const catalog = () => (Object.values(GAMES) as AnyGameDef[]).map(catalogEntry);
 
 export type GameView = ReturnType<typeof gameView>;

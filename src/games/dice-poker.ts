@@ -1,12 +1,13 @@
 /**
  * Dice Poker (`dice-poker`): a Yahtzee-family scorecard game with two extra
- * rows (Pair, Two Pairs). Rules: /work/shared/rules/dice-poker.md; every
+ * rows (Pair, Two Pairs). Rules: shared/rules/dice-poker.md; every
  * option below is one row of that spec's "Ambiguities and chosen defaults".
  *
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { GameSetupError, invalid } from './types.js';
-import type { DiceRequest, GameDef, GameResult, InvalidAction, RollAction } from './types.js';
+import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, ScorecardBoard } from './types.js';
+import { checkPlayers as checkSeats, resolveOptions } from './setup-checks.js';
 
 // ---------------------------------------------------------------------------
 // Scorecard
@@ -103,6 +104,20 @@ export const DEFAULT_OPTIONS: DicePokerOptions = {
   pokerBonus: 100,
   maxThrows: 3,
 };
+
+/** The options as the catalog shows them; the defaults are DEFAULT_OPTIONS. */
+export const OPTION_SPECS: readonly OptionSpec[] = [
+  { name: 'turns', type: 'integer', default: DEFAULT_OPTIONS.turns, min: CATEGORIES.length, max: CATEGORIES.length, description: 'Rounds per game: one per scorecard row (15).' },
+  { name: 'upperBonusThreshold', type: 'integer', default: DEFAULT_OPTIONS.upperBonusThreshold, min: 0, description: 'Upper total that earns the upper bonus.' },
+  { name: 'upperBonusComparison', type: 'choice', default: DEFAULT_OPTIONS.upperBonusComparison, choices: ['>=', '>'], description: "'>=': the threshold or more earns the bonus; '>': strictly more (the source's literal wording)." },
+  { name: 'upperBonus', type: 'integer', default: DEFAULT_OPTIONS.upperBonus, min: 0, description: 'Points of the upper bonus.' },
+  { name: 'twoPairsAllowFourOfAKind', type: 'boolean', default: DEFAULT_OPTIONS.twoPairsAllowFourOfAKind, description: 'Four of one value counts as Two Pairs.' },
+  { name: 'fullHouseAllowsFiveOfAKind', type: 'boolean', default: DEFAULT_OPTIONS.fullHouseAllowsFiveOfAKind, description: 'Five of a kind counts as a Full House outside the Joker rule.' },
+  { name: 'jokerFixedValues', type: 'boolean', default: DEFAULT_OPTIONS.jokerFixedValues, description: "A Joker scores Yahtzee's fixed 25/30/40 on Full House and the straights." },
+  { name: 'jokerWhenPokerScratched', type: 'boolean', default: DEFAULT_OPTIONS.jokerWhenPokerScratched, description: 'The forced Joker placement also applies when Poker holds 0 (never the bonus).' },
+  { name: 'pokerBonus', type: 'integer', default: DEFAULT_OPTIONS.pokerBonus, min: 0, description: 'Bonus for each extra Poker while the Poker row holds 50.' },
+  { name: 'maxThrows', type: 'integer', default: DEFAULT_OPTIONS.maxThrows, min: 1, max: 10, description: 'Throws per turn.' },
+];
 
 /** The options that change how a row scores a throw. */
 export type ScoringRules = Pick<DicePokerOptions, 'twoPairsAllowFourOfAKind' | 'fullHouseAllowsFiveOfAKind'>;
@@ -315,48 +330,16 @@ export function emptyCard(): Card {
 // ---------------------------------------------------------------------------
 // Setup validation
 
-const isNonNegInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 /** A value as a person would type it (JSON would print NaN as null). */
 const show = (v: unknown): string => (typeof v === 'number' || v === undefined ? String(v) : JSON.stringify(v));
 
 function checkOptions(given: Partial<DicePokerOptions> | undefined): DicePokerOptions {
-  if (given === undefined || given === null) return { ...DEFAULT_OPTIONS };
-  if (typeof given !== 'object' || Array.isArray(given)) throw new GameSetupError('Dice Poker options must be an object.');
-  const known = Object.keys(DEFAULT_OPTIONS);
-  for (const key of Object.keys(given)) {
-    // A misspelt option would otherwise silently fall back to its default.
-    if (!known.includes(key)) throw new GameSetupError(`Unknown Dice Poker option "${key}".`);
-  }
-  // An explicit undefined means "use the default", as Partial<> allows it.
-  const o = { ...DEFAULT_OPTIONS } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(given)) if (v !== undefined) o[k] = v;
-  const bad = (name: string, want: string): GameSetupError =>
-    new GameSetupError(`Option ${name} must be ${want}; got ${show(o[name])}.`);
-
-  if (o.turns !== CATEGORIES.length) throw bad('turns', `${CATEGORIES.length} (one turn per scorecard row)`);
-  if (!isNonNegInt(o.upperBonusThreshold)) throw bad('upperBonusThreshold', 'a non-negative integer');
-  if (o.upperBonusComparison !== '>=' && o.upperBonusComparison !== '>') throw bad('upperBonusComparison', `'>=' or '>'`);
-  if (!isNonNegInt(o.upperBonus)) throw bad('upperBonus', 'a non-negative integer');
-  for (const name of ['twoPairsAllowFourOfAKind', 'fullHouseAllowsFiveOfAKind', 'jokerFixedValues', 'jokerWhenPokerScratched']) {
-    if (typeof o[name] !== 'boolean') throw bad(name, 'true or false');
-  }
-  if (!isNonNegInt(o.pokerBonus)) throw bad('pokerBonus', 'a non-negative integer');
-  if (!isNonNegInt(o.maxThrows) || o.maxThrows < 1) throw bad('maxThrows', 'a positive integer');
-  return o as unknown as DicePokerOptions;
+  return resolveOptions<DicePokerOptions>('Dice Poker', OPTION_SPECS, given);
 }
 
 function checkPlayers(players: readonly string[]): void {
-  if (!Array.isArray(players)) throw new GameSetupError('Players must be a list of names.');
-  if (players.length < dicePoker.minPlayers || players.length > dicePoker.maxPlayers) {
-    throw new GameSetupError(`Dice Poker takes ${dicePoker.minPlayers} to ${dicePoker.maxPlayers} players; got ${players.length}.`);
-  }
-  const seen = new Set<string>();
-  players.forEach((name: unknown, i) => {
-    if (typeof name !== 'string' || name.trim() === '') throw new GameSetupError(`Player ${i + 1} needs a non-empty name.`);
-    if (seen.has(name)) throw new GameSetupError(`Player name "${name}" is used twice.`);
-    seen.add(name);
-  });
+  checkSeats('Dice Poker', players, dicePoker.minPlayers, dicePoker.maxPlayers);
 }
 
 // ---------------------------------------------------------------------------
@@ -445,12 +428,90 @@ function applyScore(state: DicePokerState, category: unknown): DicePokerState | 
   };
 }
 
+/** The scorecard as the scoreboard draws it: rows in card order with the computed rows between. */
+function board(state: DicePokerState): ScorecardBoard {
+  const o = state.options;
+  const rows: ScorecardBoard['rows'][number][] = [
+    ...UPPER_CATEGORIES.map((id) => ({ id, label: CATEGORY_LABELS[id], kind: 'score' as const })),
+    { id: 'upperTotal', label: 'Upper total', kind: 'subtotal' },
+    { id: 'upperBonus', label: `Upper bonus (${o.upperBonusThreshold}${o.upperBonusComparison === '>=' ? '+' : '<'})`, kind: 'bonus' },
+    ...LOWER_CATEGORIES.map((id) => ({ id, label: CATEGORY_LABELS[id], kind: 'score' as const })),
+    { id: 'pokerBonus', label: 'Poker bonus', kind: 'bonus' },
+    { id: 'total', label: 'Total', kind: 'total' },
+  ];
+  const players = state.players.map((p) => {
+    const t = totals(p, o);
+    return { name: p.name, cells: { ...p.card, upperTotal: t.upper, upperBonus: t.upperBonus, pokerBonus: t.pokerBonus, total: t.total } };
+  });
+  const dice = thrownDice(state);
+  const current = state.over ? null : state.current;
+  const name = state.players[state.current]?.name ?? '';
+  const status = state.over
+    ? 'Game over'
+    : state.throwsTaken === 0
+      ? `${name}: throw the dice`
+      : state.throwsTaken < o.maxThrows
+        ? `${name}: hold dice and throw again, or score a row`
+        : `${name}: score a row`;
+  return {
+    kind: 'scorecard',
+    status,
+    current,
+    dice: state.dice,
+    held: state.held,
+    rows,
+    players,
+    choices: dice && !state.over ? scoreChoices(currentPlayer(state).card, dice, o).map((c) => ({ row: c.category, points: c.points })) : [],
+    panels: [
+      {
+        id: 'turn',
+        label: 'Turn',
+        items: [
+          { label: 'Round', value: `${state.round} of ${o.turns}` },
+          { label: 'Throw', value: `${state.throwsTaken} of ${o.maxThrows}` },
+        ],
+      },
+    ],
+  };
+}
+
+/** Rows a greedy bot settles for without throwing again. */
+const GOOD_ENOUGH = 25;
+
+/**
+ * A greedy player: keeps the dice of its most common face and throws the
+ * rest while throws are left and nothing scores well; then takes the row
+ * that scores most.
+ */
+function bot(state: DicePokerState, random: () => number): DicePokerAction | null {
+  const dice = thrownDice(state);
+  if (dice === null) return null;
+  const choices = scoreChoices(currentPlayer(state).card, dice, state.options);
+  const best = choices.reduce((a, b) => (b.points > a.points || (b.points === a.points && random() < 0.5) ? b : a), choices[0] as ScoreChoice);
+  if (state.throwsTaken >= state.options.maxThrows || best.points >= GOOD_ENOUGH) return { type: 'score', category: best.category };
+  const counts = faceCounts(dice);
+  const face = counts.indexOf(Math.max(...counts.slice(1)));
+  const keep = dice.map((d) => d === face);
+  const change = keep.findIndex((k, i) => k !== state.held[i]);
+  if (change >= 0) return { type: keep[change] ? 'hold' : 'release', dice: [change] };
+  // Five of a kind that scores little here: nothing better to throw for.
+  if (keep.every(Boolean)) return { type: 'score', category: best.category };
+  return null;
+}
+
 export const dicePoker: GameDef<DicePokerState, DicePokerAction, DicePokerOptions> = {
   id: 'dice-poker',
   name: 'Dice Poker',
   minPlayers: 1,
   maxPlayers: 6,
   defaultOptions: DEFAULT_OPTIONS,
+  summary:
+    'A Yahtzee-style scorecard game for 1-6 players. Each turn, throw five dice up to three times, setting aside any dice between throws, then write the result in one empty row of your 15-row card (aces to sixes, pair, two pairs, three and four of a kind, full house, small and large straight, poker, chance). 63 or more in the upper rows earns 35 bonus points; every extra poker earns 100. Highest total wins.',
+  dice: { count: 5, colours: [], sizes: [] },
+  optionSpecs: OPTION_SPECS,
+  board,
+  playerView: (state) => state,
+  bot,
 
   setup(players, options) {
     const opts = checkOptions(options);

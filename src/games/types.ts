@@ -58,6 +58,25 @@ export interface GameDef<State, Action extends { type: string }, Options> {
   legalActions(state: State): Action[];
   /** The result once the game is over, else null. */
   result(state: State): GameResult | null;
+
+  /** One paragraph of rules for the catalog. */
+  readonly summary: string;
+  readonly dice: DiceNeed;
+  /** Every option with its type and default; `setup` validates against these. */
+  readonly optionSpecs: readonly OptionSpec[];
+  /** The scoreboard's picture of the state. Never shows secret dice the viewer may not see (pass a `playerView` state). */
+  board(state: State): Board;
+  /**
+   * The state as `viewer` (a seat) may see it, or as the public sees it
+   * (`null`): secret dice of others are null. Games without secrets return the state.
+   */
+  playerView(state: State, viewer: number | null): State;
+  /**
+   * A simple player for empty seats and tests: the action it takes now, or
+   * null to throw the dice `diceRequest` names. Called only when the game is
+   * not over; `random` gives numbers in [0, 1).
+   */
+  bot(state: State, random: () => number): Action | null;
 }
 
 /** Thrown by `setup` when players or options are unusable. */
@@ -68,3 +87,69 @@ export class GameSetupError extends Error {
     this.name = 'GameSetupError';
   }
 }
+
+// ---------------------------------------------------------------------------
+// Describing a game to people: catalog entries, options, boards.
+
+/** One option of a game, from its spec's "Ambiguities and chosen defaults" table. */
+export type OptionSpec =
+  | { readonly name: string; readonly type: 'integer'; readonly default: number; readonly min?: number; readonly max?: number; readonly description: string }
+  | { readonly name: string; readonly type: 'number'; readonly default: number; readonly min?: number; readonly max?: number; readonly description: string }
+  | { readonly name: string; readonly type: 'boolean'; readonly default: boolean; readonly description: string }
+  | { readonly name: string; readonly type: 'choice'; readonly default: string; readonly choices: readonly string[]; readonly description: string };
+
+/** The dice a game needs in the tower. */
+export interface DiceNeed {
+  /** Most dice thrown at once. */
+  readonly count: number;
+  /** Colours the camera must tell apart; empty when colour does not matter. */
+  readonly colours: readonly string[];
+  /** Sizes the camera must tell apart; empty when size does not matter. */
+  readonly sizes: readonly string[];
+  /** Anything else about the dice (dice kept outside the tray, star faces...). */
+  readonly note?: string;
+}
+
+/** A labelled group of things on the scoreboard: tiles, the pot, the bid, counters... */
+export interface BoardPanel {
+  readonly id: string;
+  readonly label: string;
+  readonly items: ReadonlyArray<{
+    readonly label: string;
+    readonly value?: string | number | null;
+    /** How to draw the item: an open or closed tile, the active bid, a highlighted value. */
+    readonly state?: 'open' | 'closed' | 'active' | 'highlight';
+  }>;
+}
+
+/** What every board shows besides its game-specific part. */
+interface BoardCommon {
+  /** One line for the room: whose turn and what they must do ("Ann: throw to beat 5-2"). */
+  readonly status: string;
+  /** Seat whose turn it is, or null (between rounds, game over). */
+  readonly current: number | null;
+  /** The dice on the table (null = not thrown yet), in slot order; secret dice are null in public views. */
+  readonly dice: readonly (number | null)[];
+  /** Dice set aside / kept, by slot. */
+  readonly held: readonly boolean[];
+  readonly panels: readonly BoardPanel[];
+}
+
+/** Yatzy-like games: rows × players. */
+export interface ScorecardBoard extends BoardCommon {
+  readonly kind: 'scorecard';
+  /** Rows in display order; `score` rows are filled by players, the others are computed. */
+  readonly rows: ReadonlyArray<{ readonly id: string; readonly label: string; readonly kind: 'score' | 'subtotal' | 'bonus' | 'total' }>;
+  readonly players: ReadonlyArray<{ readonly name: string; readonly cells: Readonly<Record<string, number | null>> }>;
+  /** Score rows the current player may fill now, with the points each gives. */
+  readonly choices: ReadonlyArray<{ readonly row: string; readonly points: number }>;
+}
+
+/** Every other game: one line per player with named values (score, lives, counters...). */
+export interface TableBoard extends BoardCommon {
+  readonly kind: 'table';
+  readonly columns: ReadonlyArray<{ readonly id: string; readonly label: string }>;
+  readonly players: ReadonlyArray<{ readonly name: string; readonly values: Readonly<Record<string, string | number | null>>; readonly out: boolean }>;
+}
+
+export type Board = ScorecardBoard | TableBoard;

@@ -107,9 +107,31 @@ describe('REST API', () => {
     await post(`/api/games/${id}/roll`, { values: [2, 3, 4, 5, 6] });
     const { status, body } = await post(`/api/games/${id}/score`, { category: 'largeStraight' });
     expect(status).toBe(200);
-    expect(body.board.players[0].card.largeStraight).toBe(40);
-    expect(body.board.players[0].totals.total).toBe(40);
+    expect(body.board.players[0].cells.largeStraight).toBe(40);
+    expect(body.board.players[0].cells.total).toBe(40);
     expect(body.board.current).toBe(1);
+  });
+
+  it('lists every game in the catalog with its options and defaults', async () => {
+    const res = await app.inject('/api/games/catalog');
+    expect(res.statusCode).toBe(200);
+    const poker = res.json().find((g: { id: string }) => g.id === 'dice-poker');
+    expect(poker).toMatchObject({ name: 'Dice Poker', minPlayers: 1, maxPlayers: 6, dice: { count: 5 } });
+    expect(poker.options).toContainEqual(expect.objectContaining({ name: 'upperBonusThreshold', type: 'integer', default: 63 }));
+    expect(poker.options).toContainEqual(expect.objectContaining({ name: 'upperBonusComparison', type: 'choice', default: '>=', choices: ['>=', '>'] }));
+  });
+
+  it('takes any game action through /actions, and lists the open ones', async () => {
+    const id = await newGame();
+    const rolled = (await post(`/api/games/${id}/roll`, { values: [6, 6, 6, 2, 3] })).body;
+    expect(rolled.actions).toContainEqual({ type: 'score', category: 'threeOfAKind' });
+    const held = await post(`/api/games/${id}/actions`, { type: 'hold', dice: [0, 1, 2] });
+    expect(held.status).toBe(200);
+    expect(held.body.board.held).toEqual([true, true, true, false, false]);
+    const bad = await post(`/api/games/${id}/actions`, { type: 'bid', quantity: 3 });
+    expect(bad.status).toBe(409);
+    expect(bad.body.message).toMatch(/no action "bid"|bid/);
+    expect((await post(`/api/games/${id}/actions`, { type: 'roll', values: [1] })).status).toBe(400);
   });
 
   it('refuses illegal moves with 409 and keeps the game as it was', async () => {
@@ -146,12 +168,12 @@ describe('REST API', () => {
       const face = (turn % 6) + 1;
       view = (await post(`/api/games/${id}/roll`, { values: [face, face, face, 2, 3] })).body;
       const choice = view.board.choices[0];
-      view = (await post(`/api/games/${id}/score`, { category: choice.category })).body;
+      view = (await post(`/api/games/${id}/score`, { category: choice.row })).body;
       turn++;
     }
     expect(turn).toBe(30);
     expect(view.result.winners.length).toBeGreaterThan(0);
-    expect(view.result.scores).toEqual(view.board.players.map((p: { totals: { total: number } }) => p.totals.total));
+    expect(view.result.scores).toEqual(view.board.players.map((p: { cells: { total: number } }) => p.cells.total));
   });
 });
 
