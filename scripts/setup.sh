@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever dice-tower still lacks on this machine, and nothing more.
 #   scripts/setup.sh          what `npm start` needs (OpenCV, compiler cache, node modules)
-#   scripts/setup.sh --test   the same plus what the test suite needs (Chromium)
+#   scripts/setup.sh --test   the same plus what the test suite needs (Chromium, AVR toolchain)
 # System packages come from Debian's apt, as root, and only when missing.
 # Node modules are installed with `npm ci` only when package-lock.json changed
 # since the last install or the OpenCV binding does not load.
@@ -26,7 +26,8 @@ say "Node.js $(node --version) found."
 
 # --- System packages -----------------------------------------------------------
 packages=(libopencv-dev pkg-config ccache g++ make python3)
-[ "$want_test" = 1 ] && packages+=(chromium)
+# Tests also need the browser and the AVR toolchain that builds the tower firmware.
+[ "$want_test" = 1 ] && packages+=(chromium gcc-avr avr-libc arduino-core-avr arduino-mk)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

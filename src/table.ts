@@ -6,10 +6,10 @@
  * State lives in memory; each game keeps its setup and its ordered action log,
  * so it can be replayed. (Durable storage is a later step.)
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Camera, Tower } from './hardware/index.js';
 import type { DiceReader, DiceReading } from './vision/index.js';
-import { findGame, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
+import { GAMES, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
 
 /** A refusal the caller can show: bad request, rule refusal, busy tower, hardware fault. */
 export class TableError extends Error {
@@ -74,6 +74,8 @@ export interface TableDeps {
   /** How many tower cycles a roll may take before giving up on unreadable results. */
   readonly maxAttempts?: number;
   readonly now?: () => number;
+  /** The games that can be played, by id (default: every game of the rules engine). */
+  readonly games?: Readonly<Record<string, AnyGameDef>>;
 }
 
 /** Camera frames kept per game for the scoreboard (most recent rolls). */
@@ -82,6 +84,8 @@ const FRAMES_KEPT = 20;
 export class Table {
   private readonly games = new Map<string, TableGame>();
   private readonly frames = new Map<string, Map<number, Buffer>>();
+  /** Per game, one secret token per seat: the key to that player's private page. */
+  private readonly seatTokens = new Map<string, string[]>();
   private readonly listeners = new Set<(e: TableEvent) => void>();
   private towerStatus: TowerStatus;
   private readonly now: () => number;
@@ -111,14 +115,25 @@ export class Table {
     return game;
   }
 
+  /** The game with this id, or null. */
+  findGame(id: string): AnyGameDef | null {
+    const games: Readonly<Record<string, AnyGameDef>> = this.deps.games ?? GAMES;
+    return Object.prototype.hasOwnProperty.call(games, id) ? (games[id] ?? null) : null;
+  }
+
+  /** Every game that can be played here. */
+  catalog(): AnyGameDef[] {
+    return Object.values(this.deps.games ?? GAMES) as AnyGameDef[];
+  }
+
   definition(game: TableGame): AnyGameDef {
-    const def = findGame(game.game);
+    const def = this.findGame(game.game);
     if (!def) throw new Error(`game '${game.game}' vanished from the registry`);
     return def;
   }
 
   create(gameId: string, players: readonly string[], options: Record<string, unknown> = {}): TableGame {
-    const def = findGame(gameId);
+    const def = this.findGame(gameId);
     if (!def) throw new TableError('table/unknown_game', `There is no game called '${gameId}'.`, 400);
     let state: unknown;
     try {
@@ -129,7 +144,26 @@ export class Table {
     const at = this.now();
     const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], options, state, actions: [], rolls: [], version: 1, createdAt: at, updatedAt: at };
     this.games.set(game.id, game);
+    this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
     this.emit({ type: 'game', game });
+    return game;
+  }
+
+  /** The private-page token of every seat of a game (for the links and QR codes the operator hands out). */
+  seatTokensOf(id: string): readonly string[] {
+    return this.seatTokens.get(this.get(id).id) ?? [];
+  }
+
+  /** Checks a seat's token; throws a 403 TableError naming the seat when it does not match. */
+  checkSeat(id: string, seat: number, token: string): TableGame {
+    const game = this.get(id);
+    const expected = this.seatTokens.get(game.id)?.[seat];
+    if (expected === undefined) throw new TableError('table/no_such_seat', `Game '${id}' has no seat ${seat}.`, 404);
+    const a = Buffer.from(expected);
+    const b = Buffer.from(token);
+    if (a.length !== b.length || !timingSafeEqual(a, b)) {
+      throw new TableError('table/bad_seat_token', `That is not the token of seat ${seat}; open the link this player was given.`, 403);
+    }
     return game;
   }
 
@@ -195,9 +229,18 @@ export class Table {
     throw new TableError('vision/no_valid_reading', message, 503);
   }
 
-  /** The camera frame of a recorded roll, while it is kept. */
-  frame(id: string, seq: number): Buffer {
-    const frame = this.frames.get(this.get(id).id)?.get(seq);
+  /**
+   * The camera frame of a recorded roll, while it is kept. The frame of a
+   * secret roll is shown only to the seat that threw it (`seat`, already
+   * checked against its token).
+   */
+  frame(id: string, seq: number, seat: number | null = null): Buffer {
+    const game = this.get(id);
+    const roll = game.rolls[seq - 1];
+    if (roll?.request.secret && roll.request.player !== seat) {
+      throw new TableError('table/secret_frame', `Roll ${seq} was a secret throw; only its player sees its frame.`, 403);
+    }
+    const frame = this.frames.get(game.id)?.get(seq);
     if (!frame) throw new TableError('table/frame_not_found', `Roll ${seq} of game '${id}' has no camera frame kept.`, 404);
     return frame;
   }

@@ -10,8 +10,9 @@ import type { WebSocket } from 'ws';
 import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { TableError, type Table, type TableEvent } from '../table.js';
-import { catalog, gameView } from './views.js';
-import { ActionBody, CatalogReply, CreateGameBody, DiceBody, ErrorReply, GameIdParams, GameViewSchema, HealthReply, RollBody, ScoreBody } from './schemas.js';
+import QRCode from 'qrcode';
+import { catalog, gameView, seatLinks } from './views.js';
+import { ActionBody, CatalogReply, CreateGameBody, DiceBody, ErrorReply, GameIdParams, GameViewSchema, HealthReply, RollBody, ScoreBody, SeatLinksReply, SeatParams, SeatQuery } from './schemas.js';
 
 export interface AppDeps {
   readonly table: Table;
@@ -84,7 +85,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       games: table.list().length,
     }));
 
-    api.get('/api/games/catalog', { schema: { response: { 200: CatalogReply } } }, async () => catalog());
+    api.get('/api/games/catalog', { schema: { response: { 200: CatalogReply } } }, async () => catalog(table));
 
     api.get('/api/games', { schema: { response: { 200: { type: 'array', items: { $ref: 'GameView#' } } } } }, async () =>
       table.list().map((g) => gameView(table, g)),
@@ -130,15 +131,51 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       async (request) => gameView(table, table.act(request.params.id, request.body)),
     );
 
-    api.get<{ Params: IdParams & { seq: number } }>(
+    // Private pages: each seat sees its own secret dice with its token (links and QR codes from /seats).
+    api.get<{ Params: IdParams }>('/api/games/:id/seats', { schema: { params: GameIdParams, response: { 200: SeatLinksReply, 404: { $ref: 'ErrorReply#' } } } }, async (request) =>
+      seatLinks(table, table.get(request.params.id)),
+    );
+
+    api.get<{ Params: IdParams & { seat: number }; Querystring: { token: string } }>(
+      '/api/games/:id/seats/:seat',
+      { schema: { params: SeatParams, querystring: SeatQuery, response: { 200: { $ref: 'GameView#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' } } } },
+      async (request) => {
+        const { id, seat } = request.params;
+        return gameView(table, table.checkSeat(id, seat, request.query.token), seat, request.query.token);
+      },
+    );
+
+    api.get<{ Params: IdParams & { seat: number } }>(
+      '/api/games/:id/seats/:seat/qr.svg',
+      { schema: { params: SeatParams, response: { 404: { $ref: 'ErrorReply#' } } } },
+      async (request, reply) => {
+        const link = seatLinks(table, table.get(request.params.id))[request.params.seat];
+        if (!link) throw new TableError('table/no_such_seat', `Game '${request.params.id}' has no seat ${request.params.seat}.`, 404);
+        const origin = `${request.protocol}://${request.host}`;
+        const svg = await QRCode.toString(`${origin}${link.path}`, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+        return reply.type('image/svg+xml').header('cache-control', 'no-store').send(svg);
+      },
+    );
+
+    api.get<{ Params: IdParams & { seq: number }; Querystring: { seat?: number; token?: string } }>(
       '/api/games/:id/rolls/:seq/frame.jpg',
       {
         schema: {
           params: { type: 'object', required: ['id', 'seq'], properties: { id: GameIdParams.properties.id, seq: { type: 'integer', minimum: 1 } } },
-          response: { 404: { $ref: 'ErrorReply#' } },
+          querystring: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { seat: SeatParams.properties.seat, token: SeatQuery.properties.token },
+          },
+          response: { 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' } },
         },
       },
-      async (request, reply) => reply.type('image/jpeg').header('cache-control', 'public, max-age=86400').send(table.frame(request.params.id, request.params.seq)),
+      async (request, reply) => {
+        const { id, seq } = request.params;
+        const { seat, token } = request.query;
+        const viewer = seat !== undefined && token !== undefined ? (table.checkSeat(id, seat, token), seat) : null;
+        return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(table.frame(id, seq, viewer));
+      },
     );
   });
 

@@ -24,6 +24,7 @@ export const GameViewSchema = {
     game: { type: 'string' },
     name: { type: 'string' },
     players: { type: 'array', items: { type: 'string' } },
+    viewer: { type: ['integer', 'null'] },
     version: { type: 'integer' },
     createdAt: { type: 'number' },
     updatedAt: { type: 'number' },
@@ -188,5 +189,28 @@ export const CatalogReply = {
       },
       options: { type: 'array', items: optionSpec },
     },
+  },
+} as const;
+
+export const SeatParams = {
+  type: 'object',
+  required: ['id', 'seat'],
+  additionalProperties: false,
+  properties: { id: GameIdParams.properties.id, seat: { type: 'integer', minimum: 0, maximum: 29 } },
+} as const;
+
+export const SeatQuery = {
+  type: 'object',
+  required: ['token'],
+  additionalProperties: false,
+  properties: { token: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const;
+
+export const SeatLinksReply = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['seat', 'name', 'path'],
+    properties: { seat: { type: 'integer' }, name: { type: 'string' }, path: { type: 'string' } },
   },
 } as const;

@@ -2,7 +2,7 @@
  * What the API and the scoreboard see of a game: plain JSON built from the
  * table's record, with a board laid out for the game being played.
  */
-import { GAMES, type AnyGameDef } from '../games/index.js';
+import type { AnyGameDef } from '../games/index.js';
 import { gameResult, type RollRecord, type Table, type TableGame } from '../table.js';
 
 export interface RollView {
@@ -23,7 +23,7 @@ export interface RollView {
   } | null;
 }
 
-function rollView(game: TableGame, roll: RollRecord): RollView {
+function rollView(game: TableGame, roll: RollRecord, seatQuery: string): RollView {
   return {
     seq: roll.seq,
     values: roll.values,
@@ -31,7 +31,7 @@ function rollView(game: TableGame, roll: RollRecord): RollView {
     source: roll.source,
     attempts: roll.attempts,
     at: roll.at,
-    frameUrl: roll.source === 'tower' ? `/api/games/${game.id}/rolls/${roll.seq}/frame.jpg` : null,
+    frameUrl: roll.source === 'tower' ? `/api/games/${game.id}/rolls/${roll.seq}/frame.jpg${seatQuery}` : null,
     reading: roll.reading
       ? {
           width: roll.reading.width,
@@ -44,18 +44,23 @@ function rollView(game: TableGame, roll: RollRecord): RollView {
 }
 
 /**
- * A game as everyone may see it: secret dice of every player hidden (the
- * game's public `playerView`), so nothing served here can leak a cup.
+ * A game as `viewer` may see it: the public (null) sees no secret die, a seat
+ * sees its own (the game's `playerView` decides). The last roll is shown only
+ * if it was public or thrown by the viewer. `seatToken` goes into the frame
+ * URL of a seat's own secret roll.
  */
-export function gameView(table: Table, game: TableGame) {
+export function gameView(table: Table, game: TableGame, viewer: number | null = null, seatToken?: string) {
   const def = table.definition(game);
   const last = game.rolls[game.rolls.length - 1];
-  const visible = def.playerView(game.state, null);
+  const visible = def.playerView(game.state, viewer);
+  const lastVisible = last && (!last.request.secret || last.request.player === viewer);
+  const seatQuery = viewer !== null && seatToken ? `?seat=${viewer}&token=${encodeURIComponent(seatToken)}` : '';
   return {
     id: game.id,
     game: game.game,
     name: def.name,
     players: game.players,
+    viewer,
     version: game.version,
     createdAt: game.createdAt,
     updatedAt: game.updatedAt,
@@ -64,10 +69,19 @@ export function gameView(table: Table, game: TableGame) {
     board: def.board(visible),
     /** The decisions open now (hold, score, bid...), for buttons and bots. */
     actions: def.legalActions(game.state),
-    lastRoll: last && !last.request.secret ? rollView(game, last) : null,
+    lastRoll: last && lastVisible ? rollView(game, last, seatQuery) : null,
     rollCount: game.rolls.length,
     state: visible,
   };
+}
+
+/** Links to every seat's private page (each with its token) for a game. */
+export function seatLinks(table: Table, game: TableGame) {
+  return table.seatTokensOf(game.id).map((token, seat) => ({
+    seat,
+    name: game.players[seat] ?? '',
+    path: `/player.html?game=${game.id}&seat=${seat}&token=${encodeURIComponent(token)}`,
+  }));
 }
 
 /** The catalog entry of a game: what it is, who can play, what dice, which options. */
@@ -83,6 +97,6 @@ export function catalogEntry(def: AnyGameDef) {
   };
 }
 
-export const catalog = () => (Object.values(GAMES) as AnyGameDef[]).map(catalogEntry);
+export const catalog = (table: Table) => table.catalog().map(catalogEntry);
 
 export type GameView = ReturnType<typeof gameView>;

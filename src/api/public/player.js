@@ -1,0 +1,108 @@
+// The private player page: this seat's own dice (secret throws included),
+// opened from the link or QR code the scoreboard gives each player. The token
+// in the URL is the key; the page refetches its view whenever the game changes.
+
+const params = new URLSearchParams(location.search);
+const gameId = params.get('game') ?? '';
+const seat = Number(params.get('seat'));
+const token = params.get('token') ?? '';
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const PIPS = {
+  1: [[50, 50]],
+  2: [[28, 28], [72, 72]],
+  3: [[28, 28], [50, 50], [72, 72]],
+  4: [[28, 28], [72, 28], [28, 72], [72, 72]],
+  5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
+  6: [[28, 28], [72, 28], [28, 50], [72, 50], [28, 72], [72, 72]],
+};
+
+const $ = (id) => document.getElementById(id);
+
+function svg(tag, attrs, children = []) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+function el(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (className) node.className = className;
+  return node;
+}
+
+function dieFace(value) {
+  const pips = PIPS[value] ?? [];
+  const face = svg('svg', { viewBox: '0 0 100 100', class: value ? 'die' : 'die hidden', 'data-value': value ?? '' }, [
+    svg('rect', { x: 4, y: 4, width: 92, height: 92, rx: 16 }),
+    ...pips.map(([cx, cy]) => svg('circle', { cx, cy, r: 9.5 })),
+  ]);
+  return face;
+}
+
+function showError(message) {
+  const box = $('error');
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+function render(view) {
+  $('game-name').textContent = view.name;
+  $('player-name').textContent = view.players[seat] ?? '';
+  $('status').textContent = view.result ? 'Game over' : view.board.status;
+  // Own dice: the state as this seat sees it; the board's dice are the table's.
+  const dice = $('dice');
+  dice.replaceChildren(...view.board.dice.map((d) => dieFace(d)));
+  const table = $('table');
+  const board = view.board;
+  const rows = board.kind === 'table' ? board.columns : board.rows.filter((r) => r.kind === 'total');
+  const head = el('tr');
+  head.append(el('th', ''), ...rows.map((c) => el('th', c.label)));
+  const body = board.players.map((p, i) => {
+    const tr = el('tr', undefined, [i === board.current ? 'current' : '', p.out ? 'out' : ''].join(' ').trim());
+    const values = board.kind === 'table' ? p.values : p.cells;
+    tr.append(el('td', p.name), ...rows.map((c) => el('td', values[c.id] ?? '–')));
+    return tr;
+  });
+  const t = el('table');
+  t.append(head, ...body);
+  const panels = board.panels.map((panel) => {
+    const div = el('div', undefined, 'panel');
+    div.append(`${panel.label}: `, ...panel.items.map((item) => el('b', `${item.label}${item.value !== undefined && item.value !== null ? ` ${item.value}` : ''}  `)));
+    return div;
+  });
+  table.replaceChildren(t, ...panels);
+}
+
+async function refresh() {
+  const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}?token=${encodeURIComponent(token)}`);
+  const body = await res.json();
+  if (!res.ok) {
+    showError(body.message ?? `Error ${res.status}`);
+    return;
+  }
+  showError('');
+  render(body);
+}
+
+let backoff = 500;
+function connect() {
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+  ws.addEventListener('open', () => {
+    backoff = 500;
+    refresh().catch((err) => showError(String(err)));
+  });
+  ws.addEventListener('message', (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === 'game' && message.game.id === gameId) refresh().catch((err) => showError(String(err)));
+  });
+  ws.addEventListener('close', () => {
+    $('status').textContent = 'Connection lost — reconnecting…';
+    setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 10_000);
+  });
+}
+
+if (!gameId || !Number.isInteger(seat) || !token) showError('This link is incomplete: open the link or QR code the scoreboard gave you.');
+else connect();

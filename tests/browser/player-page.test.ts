@@ -1,0 +1,58 @@
+/** The private player page shows its own secret die and nothing of the others'. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { createSimulator, type Simulator } from '../../src/hardware/index.js';
+import { createDiceReader } from '../../src/vision/index.js';
+import { Table } from '../../src/table.js';
+import { buildApp } from '../../src/api/app.js';
+import { secretDuel } from '../api/secret-duel.js';
+
+let browser: Browser;
+let app: FastifyInstance;
+let sim: Simulator;
+let base = '';
+
+beforeAll(async () => {
+  sim = createSimulator({ seed: 5, colours: ['white'] });
+  const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader(), games: { 'secret-duel': secretDuel } });
+  app = buildApp({ table, version: 'test' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe('private player page', () => {
+  it("shows the seat's own secret die live, and the other seat's page shows none", async () => {
+    const id = (await (await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'secret-duel', players: ['Ann', 'Bob'] }) })).json()).id;
+    const seats = (await (await fetch(`${base}/api/games/${id}/seats`)).json()) as Array<{ path: string }>;
+    const ann = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const bob = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await ann.goto(`${base}${seats[0]?.path}`);
+    await bob.goto(`${base}${seats[1]?.path}`);
+    await expect.poll(() => ann.getByTestId('player-name').textContent()).toBe('Ann');
+
+    await fetch(`${base}/api/games/${id}/roll`, { method: 'POST' });
+    const value = String(sim.truth()[0]?.value);
+    // Ann's page updates by itself and shows her die; Bob's shows only hidden faces.
+    await expect.poll(() => ann.locator('[data-testid=own-dice] svg').first().getAttribute('data-value')).toBe(value);
+    await expect.poll(() => bob.getByTestId('status').textContent()).toMatch(/Seat 2/);
+    const bobValues = await bob.locator('[data-testid=own-dice] svg').evaluateAll((els) => els.map((e) => e.getAttribute('data-value')));
+    expect(bobValues).toEqual(['', '']);
+    await ann.screenshot({ path: '/tmp/player-page.png' });
+  });
+
+  it('says so when the link is wrong', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/player.html?game=nope&seat=0&token=x`);
+    await expect.poll(() => page.locator('#error').textContent()).toMatch(/no game with id 'nope'/);
+  });
+});
