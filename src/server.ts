@@ -34,7 +34,7 @@ export function parseColours(text: string): DieColour[] {
 
 export async function serve(config: ServeConfig) {
   const sim = createSimulator({ seed: config.seed, colours: config.colours, rollMs: config.rollMs });
-  const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
+  const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader(), botSeed: config.seed });
   const app = buildApp({ table, version: PACKAGE_VERSION }, { logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

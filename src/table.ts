@@ -7,7 +7,7 @@
  * so it can be replayed. (Durable storage is a later step.)
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Camera, Tower } from './hardware/index.js';
+import { SeededRandom, type Camera, type Tower } from './hardware/index.js';
 import type { DiceReader, DiceReading } from './vision/index.js';
 import { GAMES, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
 
@@ -41,6 +41,8 @@ export interface TableGame {
   readonly id: string;
   readonly game: string;
   readonly players: readonly string[];
+  /** Seats played by the game's bot (empty seats filled by the table). */
+  readonly bots: readonly number[];
   readonly options: Readonly<Record<string, unknown>>;
   readonly state: unknown;
   /** Every action applied since setup, in order (rolls included), for replay and audit. */
@@ -65,7 +67,9 @@ export interface TowerStatus {
 
 export type TableEvent =
   | { readonly type: 'game'; readonly game: TableGame }
-  | { readonly type: 'tower'; readonly status: TowerStatus };
+  | { readonly type: 'tower'; readonly status: TowerStatus }
+  /** Something the room should know that is not a change of state (a bot that could not move). */
+  | { readonly type: 'notice'; readonly gameId: string; readonly message: string };
 
 export interface TableDeps {
   readonly tower: Tower;
@@ -76,6 +80,10 @@ export interface TableDeps {
   readonly now?: () => number;
   /** The games that can be played, by id (default: every game of the rules engine). */
   readonly games?: Readonly<Record<string, AnyGameDef>>;
+  /** Pause before a bot seat moves, ms, so people can follow (0 in tests). */
+  readonly botDelayMs?: number;
+  /** Seed of the bots' choices. */
+  readonly botSeed?: number;
 }
 
 /** Camera frames kept per game for the scoreboard (most recent rolls). */
@@ -89,9 +97,14 @@ export class Table {
   private readonly listeners = new Set<(e: TableEvent) => void>();
   private towerStatus: TowerStatus;
   private readonly now: () => number;
+  /** Games whose bot seat is about to move or moving (one bot step at a time per game). */
+  private readonly botTimers = new Map<string, ReturnType<typeof setTimeout> | 'moving'>();
+  private readonly botRandom: SeededRandom;
+  private closed = false;
 
   constructor(private readonly deps: TableDeps) {
     this.now = deps.now ?? Date.now;
+    this.botRandom = new SeededRandom(deps.botSeed ?? 1);
     this.towerStatus = { kind: deps.tower.kind, state: 'ready', message: 'Tower ready', gameId: null };
   }
 
@@ -132,9 +145,13 @@ export class Table {
     return def;
   }
 
-  create(gameId: string, players: readonly string[], options: Record<string, unknown> = {}): TableGame {
+  create(gameId: string, players: readonly string[], options: Record<string, unknown> = {}, bots: readonly number[] = []): TableGame {
     const def = this.findGame(gameId);
     if (!def) throw new TableError('table/unknown_game', `There is no game called '${gameId}'.`, 400);
+    const badBot = bots.find((b, i) => !Number.isInteger(b) || b < 0 || b >= players.length || bots.indexOf(b) !== i);
+    if (badBot !== undefined) {
+      throw new TableError('table/bad_bot_seat', `Bot seat ${badBot} is not one of the ${players.length} seats (0 to ${players.length - 1}), or is named twice.`, 400);
+    }
     let state: unknown;
     try {
       state = def.setup(players, options);
@@ -142,11 +159,59 @@ export class Table {
       throw new TableError('game/bad_setup', (err as Error).message, 400);
     }
     const at = this.now();
-    const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], options, state, actions: [], rolls: [], version: 1, createdAt: at, updatedAt: at };
+    const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], bots: [...bots], options, state, actions: [], rolls: [], version: 1, createdAt: at, updatedAt: at };
     this.games.set(game.id, game);
     this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
     this.emit({ type: 'game', game });
+    this.wakeBot(game.id);
     return game;
+  }
+
+  /** Stops every pending bot move (on shutdown). */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.botTimers.values()) if (timer !== 'moving') clearTimeout(timer);
+    this.botTimers.clear();
+  }
+
+  /** The seat that must act now: the thrower of the roll asked for, else the seat whose turn the board shows. */
+  private actingSeat(game: TableGame): number | null {
+    const def = this.definition(game);
+    if (def.result(game.state)) return null;
+    const request = def.diceRequest(game.state);
+    const current = def.board(def.playerView(game.state, null)).current;
+    return current ?? request?.player ?? null;
+  }
+
+  /** If a bot seat must act in this game, lets it move after the bot delay. */
+  private wakeBot(id: string): void {
+    const game = this.games.get(id);
+    if (!game || this.closed || game.bots.length === 0 || this.botTimers.has(id)) return;
+    const seat = this.actingSeat(game);
+    if (seat === null || !game.bots.includes(seat)) return;
+    this.botTimers.set(id, setTimeout(() => void this.botMove(id), this.deps.botDelayMs ?? 800));
+  }
+
+  private async botMove(id: string): Promise<void> {
+    this.botTimers.set(id, 'moving');
+    try {
+      const game = this.get(id);
+      const choice = this.definition(game).bot(game.state, () => this.botRandom.next());
+      if (choice === null) await this.roll(id);
+      else this.act(id, choice);
+    } catch (err) {
+      // A busy tower is another game's roll: try again shortly. Anything else stops the bot and says why.
+      if (err instanceof TableError && err.code === 'tower/busy') {
+        this.botTimers.delete(id);
+        if (!this.closed) this.botTimers.set(id, setTimeout(() => void this.botMove(id), Math.max(this.deps.botDelayMs ?? 800, 50)));
+        return;
+      }
+      this.emit({ type: 'notice', gameId: id, message: `The bot could not move: ${errorMessage(err)}` });
+      return; // until the next change of this game (the operator acts)
+    } finally {
+      if (this.botTimers.get(id) === 'moving') this.botTimers.delete(id);
+    }
+    this.wakeBot(id);
   }
 
   /** The private-page token of every seat of a game (for the links and QR codes the operator hands out). */
@@ -263,6 +328,7 @@ export class Table {
     const updated: TableGame = { ...game, state: next, actions: [...game.actions, action], rolls, version: game.version + 1, updatedAt: at };
     this.games.set(game.id, updated);
     this.emit({ type: 'game', game: updated });
+    this.wakeBot(game.id);
     return updated;
   }
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createSimulator } from '../src/hardware/index.js';
+import { createDiceReader } from '../src/vision/index.js';
 import type { Camera, Frame, Tower } from '../src/hardware/index.js';
 import { TowerError } from '../src/hardware/index.js';
 import type { DiceReader, DiceReading } from '../src/vision/index.js';
@@ -116,5 +118,42 @@ describe('Table roll pipeline', () => {
     let state = def.setup(done.players, done.options);
     for (const action of done.actions) state = def.apply(state, action);
     expect(state).toEqual(done.state);
+  });
+});
+
+describe('bot seats', () => {
+  it('plays the bot seat\'s whole turn through the tower after the human scores', async () => {
+    const sim = createSimulator({ seed: 8, colours: ['white'] });
+    const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader(), botDelayMs: 0 });
+    const game = table.create('dice-poker', ['Ann', 'Robot'], {}, [1]);
+    await table.roll(game.id, [2, 3, 4, 5, 6]);
+    table.act(game.id, { type: 'score', category: 'largeStraight' } as { type: string });
+    // The bot throws with the tower, maybe holds and throws again, then scores: the turn comes back to Ann.
+    await expect.poll(() => (table.get(game.id).state as { current: number }).current, { timeout: 30_000 }).toBe(0);
+    const after = table.get(game.id);
+    const robot = (after.state as { players: Array<{ card: Record<string, number | null> }> }).players[1];
+    expect(Object.values(robot?.card ?? {}).filter((v) => v !== null)).toHaveLength(1);
+    expect(after.rolls.filter((r) => r.source === 'tower').length).toBeGreaterThanOrEqual(1);
+    table.close();
+  });
+
+  it('refuses bot seats that do not exist', () => {
+    const table = new Table({ tower: countingTower(), camera, reader: scriptedReader([]) });
+    expect(() => table.create('dice-poker', ['Ann'], {}, [1])).toThrow(/Bot seat 1 is not one of the 1 seats/);
+    expect(() => table.create('dice-poker', ['Ann', 'Bob'], {}, [1, 1])).toThrow(/named twice/);
+  });
+
+  it('stops a bot that cannot move and says why, without retrying forever', async () => {
+    let rolls = 0;
+    const tower: Tower = { kind: 'broken', roll: async () => { rolls++; throw new TowerError('tower/jam', 'tray jammed'); } };
+    const table = new Table({ tower, camera, reader: scriptedReader([]), botDelayMs: 0 });
+    const notices: string[] = [];
+    table.subscribe((e) => { if (e.type === 'notice') notices.push(e.message); });
+    table.create('dice-poker', ['Robot'], {}, [0]);
+    await expect.poll(() => notices.length).toBe(1);
+    expect(notices[0]).toMatch(/tray jammed/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rolls).toBe(1);
+    table.close();
   });
 });

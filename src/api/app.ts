@@ -59,14 +59,25 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
   // One serialised message per change, sent to every scoreboard.
   const sockets = new Set<WebSocket>();
-  const message = (event: TableEvent) =>
-    JSON.stringify(event.type === 'game' ? { type: 'game', v: 1, game: gameView(table, event.game) } : { type: 'tower', v: 1, status: event.status });
+  const message = (event: TableEvent) => {
+    switch (event.type) {
+      case 'game':
+        return JSON.stringify({ type: 'game', v: 1, game: gameView(table, event.game) });
+      case 'tower':
+        return JSON.stringify({ type: 'tower', v: 1, status: event.status });
+      case 'notice':
+        return JSON.stringify({ type: 'notice', v: 1, gameId: event.gameId, message: event.message });
+    }
+  };
   const unsubscribe = table.subscribe((event) => {
     if (sockets.size === 0) return;
     const text = message(event);
     for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(text);
   });
-  app.addHook('onClose', async () => unsubscribe());
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    table.close();
+  });
 
   app.register(async (api) => {
     api.get('/ws', { websocket: true }, (socket) => {
@@ -91,12 +102,12 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       table.list().map((g) => gameView(table, g)),
     );
 
-    api.post<{ Body: { game: string; players: string[]; options?: Record<string, unknown> } }>(
+    api.post<{ Body: { game: string; players: string[]; options?: Record<string, unknown>; bots?: number[] } }>(
       '/api/games',
       { schema: { body: CreateGameBody, response: gameReply(201) } },
       async (request, reply) => {
-        const { game, players, options } = request.body;
-        const created = table.create(game, players, options ?? {});
+        const { game, players, options, bots } = request.body;
+        const created = table.create(game, players, options ?? {}, bots ?? []);
         return reply.status(201).send(gameView(table, created));
       },
     );

@@ -18,12 +18,13 @@ const point = { type: 'object', required: ['x', 'y'], properties: { x: { type: '
 export const GameViewSchema = {
   $id: 'GameView',
   type: 'object',
-  required: ['id', 'game', 'name', 'players', 'version', 'createdAt', 'updatedAt', 'request', 'result', 'board', 'actions', 'lastRoll', 'rollCount', 'state'],
+  required: ['id', 'game', 'name', 'players', 'bots', 'version', 'createdAt', 'updatedAt', 'request', 'result', 'board', 'actions', 'lastRoll', 'rollCount', 'state'],
   properties: {
     id: { type: 'string' },
     game: { type: 'string' },
     name: { type: 'string' },
     players: { type: 'array', items: { type: 'string' } },
+    bots: { type: 'array', items: { type: 'integer' } },
     viewer: { type: ['integer', 'null'] },
     version: { type: 'integer' },
     createdAt: { type: 'number' },
@@ -96,6 +97,8 @@ export const CreateGameBody = {
     game: { type: 'string', minLength: 1, maxLength: 64 },
     players: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', minLength: 1, maxLength: 40 } },
     options: { type: 'object', additionalProperties: true },
+    /** Seats (0-based) the game's bot plays. */
+    bots: { type: 'array', maxItems: 12, uniqueItems: true, items: { type: 'integer', minimum: 0, maximum: 11 } },
   },
 } as const;
 

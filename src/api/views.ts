@@ -60,6 +60,7 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     game: game.game,
     name: def.name,
     players: game.players,
+    bots: game.bots,
     viewer,
     version: game.version,
     createdAt: game.createdAt,
