@@ -5,7 +5,7 @@
  *
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
-import { GameSetupError, invalid } from './types.js';
+import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, ScorecardBoard } from './types.js';
 import { checkPlayers as checkSeats, resolveOptions } from './setup-checks.js';
 
