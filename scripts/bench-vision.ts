@@ -1,0 +1,131 @@
+/**
+ * Vision benchmark on a labelled photo set (layout: shared/datasets/FORMAT.md).
+ * Matches each predicted die to a labelled one by "predicted centre inside the
+ * labelled box" (nearest box centre first), and prints dice-level recall and
+ * precision, the share of images read exactly, a confusion matrix over values,
+ * the share of dice reported unreadable, and milliseconds per image (decode +
+ * read, OpenCV on one thread). The last line is one JSON object of the figures.
+ *
+ *   npm run bench:vision -- <dataset-dir> [--limit N]
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import cv from '../src/hardware/opencv.js';
+import { decodeFrame, readDiceInImage, type DieReading } from '../src/vision/index.js';
+
+interface LabelledDie {
+  readonly value: number;
+  readonly box: readonly [number, number, number, number];
+  readonly note?: string;
+}
+interface LabelledImage {
+  readonly file: string;
+  readonly dice: readonly LabelledDie[];
+  readonly multiset?: readonly number[];
+}
+
+const args = process.argv.slice(2);
+const dir = args.find((a) => !a.startsWith('--'));
+const limitAt = args.indexOf('--limit');
+const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
+if (!dir) {
+  console.error('usage: npm run bench:vision -- <dataset-dir> [--limit N]');
+  process.exit(2);
+}
+let labels: { images: LabelledImage[] };
+try {
+  labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8'));
+} catch (err) {
+  console.error(`bench:vision: cannot read ${join(dir, 'labels.json')}: ${(err as Error).message}`);
+  process.exit(2);
+}
+cv.setNumThreads(1);
+
+// confusion[true value][predicted value], predicted 0 = unreadable, 7 = missed.
+const confusion = Array.from({ length: 7 }, () => new Array<number>(8).fill(0));
+let labelled = 0;
+let correct = 0;
+let predictedWithValue = 0;
+let unreadable = 0;
+let falsePositives = 0;
+let exactImages = 0;
+let images = 0;
+const ms: number[] = [];
+
+for (const image of labels.images.filter((i) => i.dice.length > 0).slice(0, limit)) {
+  const bytes = readFileSync(join(dir, image.file));
+  const started = performance.now();
+  const reading = readDiceInImage(decodeFrame(bytes));
+  ms.push(performance.now() - started);
+  images++;
+  const free = new Set<number>(reading.dice.map((_, i) => i));
+  let imageExact = true;
+  for (const die of image.dice) {
+    labelled++;
+    const [x0, y0, x1, y1] = die.box;
+    const cx = (x0 + x1) / 2;
+    const cy = (y0 + y1) / 2;
+    let best: number | null = null;
+    for (const i of free) {
+      const d = reading.dice[i] as DieReading;
+      if (d.center.x < x0 || d.center.x > x1 || d.center.y < y0 || d.center.y > y1) continue;
+      const prev = best === null ? Infinity : Math.hypot((reading.dice[best] as DieReading).center.x - cx, (reading.dice[best] as DieReading).center.y - cy);
+      if (Math.hypot(d.center.x - cx, d.center.y - cy) < prev) best = i;
+    }
+    const row = confusion[die.value] as number[];
+    if (best === null) {
+      row[7] = (row[7] ?? 0) + 1;
+      imageExact = false;
+      continue;
+    }
+    free.delete(best);
+    const value = (reading.dice[best] as DieReading).value;
+    row[value ?? 0] = (row[value ?? 0] ?? 0) + 1;
+    if (value === null) {
+      unreadable++;
+      imageExact = false;
+    } else {
+      predictedWithValue++;
+      if (value === die.value) correct++;
+      else imageExact = false;
+    }
+  }
+  for (const i of free) {
+    if ((reading.dice[i] as DieReading).value !== null) {
+      falsePositives++;
+      predictedWithValue++;
+      imageExact = false;
+    }
+  }
+  if (imageExact) exactImages++;
+}
+
+const pct = (a: number, b: number) => (b === 0 ? 0 : Math.round((1000 * a) / b) / 10);
+const quantile = (q: number) => [...ms].sort((a, b) => a - b)[Math.min(ms.length - 1, Math.floor(q * ms.length))] ?? 0;
+const wrong = predictedWithValue - correct - falsePositives;
+const figures = {
+  dataset: dir,
+  images,
+  dice: labelled,
+  recall: pct(correct, labelled),
+  precision: pct(correct, predictedWithValue),
+  imagesExact: pct(exactImages, images),
+  unreadable: pct(unreadable, labelled),
+  wrongValues: wrong,
+  falsePositives,
+  missed: confusion.reduce((s, r) => s + (r[7] ?? 0), 0),
+  msMedian: Math.round(quantile(0.5) * 10) / 10,
+  msP95: Math.round(quantile(0.95) * 10) / 10,
+};
+
+console.log(`${dir}: ${images} images, ${labelled} labelled dice`);
+console.log(`recall ${figures.recall}%   precision ${figures.precision}%   images exact ${figures.imagesExact}%   unreadable ${figures.unreadable}%`);
+console.log(`wrong values ${wrong}   false positives ${falsePositives}   missed ${figures.missed}`);
+console.log(`ms per image (one thread): median ${figures.msMedian}, p95 ${figures.msP95}`);
+console.log('\nconfusion (rows: true value; columns: read as)');
+console.log(['true', '1', '2', '3', '4', '5', '6', '?', 'missed'].map((h) => h.padStart(7)).join(''));
+for (let v = 1; v <= 6; v++) {
+  const row = confusion[v] as number[];
+  console.log([String(v), ...[1, 2, 3, 4, 5, 6, 0, 7].map((p) => String(row[p] ?? 0))].map((c) => c.padStart(7)).join(''));
+}
+console.log(JSON.stringify(figures));
