@@ -4,14 +4,34 @@ export * from './dice-poker.js';
 
 import type { GameDef } from './types.js';
 import { dicePoker } from './dice-poker.js';
+import { yatzy } from './yatzy.js';
+import { maxiYatzy } from './maxi-yatzy.js';
+import { cameroon } from './cameroon.js';
+import { pokerDice } from './poker-dice.js';
+import { bigSix } from './big-six.js';
+import { bouncer } from './bouncer.js';
+import { mexico } from './mexico.js';
+import { busted } from './busted.js';
+import { acesInThePot } from './aces-in-the-pot.js';
+
+export { yatzy, maxiYatzy, cameroon, pokerDice, bigSix, bouncer, mexico, busted, acesInThePot };
 
 /** Any game, with its own state/action/options types erased for lookup. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyGameDef = GameDef<any, { type: string }, any>;
 
-/** Every game by id. */
+/** Every game by id, in the order the catalog lists them. */
 export const GAMES = {
   'dice-poker': dicePoker,
+  yatzy,
+  'maxi-yatzy': maxiYatzy,
+  cameroon,
+  'poker-dice': pokerDice,
+  'big-six': bigSix,
+  bouncer,
+  mexico,
+  busted,
+  'aces-in-the-pot': acesInThePot,
 } as const satisfies Record<string, AnyGameDef>;
 
 export type GameId = keyof typeof GAMES;

@@ -27,7 +27,8 @@ afterEach(async () => {
 
 const get = async (url: string) => {
   const res = await app.inject(url);
-  return { status: res.statusCode, body: res.headers['content-type']?.includes('json') ? res.json() : res.body, type: res.headers['content-type'] };
+  const type = String(res.headers['content-type'] ?? '');
+  return { status: res.statusCode, body: type.includes('json') ? res.json() : res.body, type };
 };
 
 describe('private seats and secret throws', () => {
