@@ -13,8 +13,18 @@ import { bouncer } from './bouncer.js';
 import { mexico } from './mexico.js';
 import { busted } from './busted.js';
 import { acesInThePot } from './aces-in-the-pot.js';
+import { tenThousand } from './ten-thousand.js';
+import { dropDead } from './drop-dead.js';
+import { sevens } from './sevens.js';
+import { bluff } from './bluff.js';
+import { bluffi } from './bluffi.js';
+import { shutTheBox } from './shut-the-box.js';
+import { fourTwoOne } from './four-two-one.js';
+import { martinetti } from './martinetti.js';
+import { slam } from './slam.js';
 
-export { yatzy, maxiYatzy, cameroon, pokerDice, bigSix, bouncer, mexico, busted, acesInThePot };
+export { yatzy, maxiYatzy, cameroon, pokerDice, bigSix, bouncer, mexico, busted, acesInThePot, tenThousand, dropDead, sevens, bluff, bluffi };
+export { shutTheBox, fourTwoOne, martinetti, slam };
 
 /** Any game, with its own state/action/options types erased for lookup. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,6 +42,15 @@ export const GAMES = {
   mexico,
   busted,
   'aces-in-the-pot': acesInThePot,
+  'shut-the-box': shutTheBox,
+  'four-two-one': fourTwoOne,
+  martinetti,
+  slam,
+  'drop-dead': dropDead,
+  sevens,
+  'ten-thousand': tenThousand,
+  bluff,
+  bluffi,
 } as const satisfies Record<string, AnyGameDef>;
 
 export type GameId = keyof typeof GAMES;
