@@ -3,7 +3,6 @@
 // REST API, whose replies are applied too (newest game version wins).
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const MAX_PLAYERS = 6;
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
 const TOAST_MS = 8000;
@@ -21,6 +20,13 @@ const state = {
   creating: false,
   /** A roll request is in flight from this page. */
   rolling: false,
+  /** @type {any[] | null} the games the server offers (GET /api/games/catalog); null until loaded. */
+  catalog: null,
+  /** The catalog could not be loaded (shown in the setup form, retried on reconnect). */
+  catalogError: '',
+  catalogLoading: false,
+  /** The option chosen in each drop-down of actions ("game:type" → index), kept across updates. */
+  picks: new Map(),
 };
 
 const $ = (id) => {
@@ -67,13 +73,15 @@ const PIPS = {
   6: [[28, 28], [72, 28], [28, 50], [72, 50], [28, 72], [72, 72]],
 };
 
+/** A die showing `value`; null (not thrown, or hidden in a cup) draws a blank face. */
 function dieFace(value) {
   const pips = PIPS[value];
+  const known = value !== null && value !== undefined;
   return s(
     'svg',
     { viewBox: '0 0 100 100', class: 'die-face', 'aria-hidden': 'true' },
-    s('rect', { x: 4, y: 4, width: 92, height: 92, rx: 17, class: pips ? 'die-body' : 'die-body empty' }),
-    pips ? pips.map(([cx, cy]) => s('circle', { cx, cy, r: 9.5, class: 'pip' })) : s('text', { x: 50, y: 52, class: 'die-unknown' }, '?'),
+    s('rect', { x: 4, y: 4, width: 92, height: 92, rx: 17, class: known ? 'die-body' : 'die-body empty' }),
+    pips ? pips.map(([cx, cy]) => s('circle', { cx, cy, r: 9.5, class: 'pip' })) : known ? s('text', { x: 50, y: 53, class: 'die-number' }, String(value)) : null,
   );
 }
 
@@ -108,6 +116,9 @@ async function api(path, body) {
 }
 
 const gamePath = (game, action) => `/api/games/${encodeURIComponent(game.id)}/${action}`;
+
+/** Sends one of the game's actions ({type, ...}) through the generic endpoint. */
+const act = (game, action) => api(gamePath(game, 'actions'), action);
 
 async function roll(game, values) {
   if (state.rolling) return;
@@ -195,6 +206,7 @@ function onMessage(msg) {
       retries = 0;
       state.games = new Map((msg.games ?? []).map((g) => [g.id, g]));
       state.tower = msg.tower ?? null;
+      if (!state.catalog) loadCatalog();
       break;
     case 'game':
       if (msg.game) upsertGame(msg.game, false);
@@ -241,6 +253,86 @@ function pin(id) {
 }
 
 // ---------------------------------------------------------------------------
+// Reading a board (every game sends the same generic shape)
+
+const isOver = (game) => Boolean(game.result);
+
+/** "maxThrows" → "Max throws", "twoPairs" → "Two pairs". */
+function humanize(name) {
+  const words = String(name)
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Unicode die faces ⚀..⚅ for values 1..6. */
+const DIE_GLYPHS = ['', '\u2680', '\u2681', '\u2682', '\u2683', '\u2684', '\u2685'];
+
+function argText(key, value, dice) {
+  // `dice` arguments are slot indices (as in hold/release): show the faces they point at.
+  if (key === 'dice' && Array.isArray(value) && value.every((v) => Number.isInteger(v))) {
+    return value.map((i) => (typeof dice?.[i] === 'number' ? (DIE_GLYPHS[dice[i]] ?? String(dice[i])) : `#${i + 1}`)).join(' ');
+  }
+  if (Array.isArray(value)) return value.map((v) => argText(key, v, dice)).join('+');
+  if (typeof value === 'boolean') return value ? humanize(key).toLowerCase() : `no ${humanize(key).toLowerCase()}`;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** The arguments of an action as a person reads them: "3 × 5", "4+5", "⚀ ⚄". */
+function argsLabel(action, dice) {
+  const args = Object.entries(action).filter(([k, v]) => k !== 'type' && v !== undefined);
+  const numbers = args.every(([, v]) => typeof v === 'number');
+  const parts = args.map(([k, v]) => argText(k, v, dice));
+  return numbers && parts.length === 2 ? parts.join(' × ') : parts.join(' ');
+}
+
+/**
+ * A person's label for an action: its type plus its arguments, e.g.
+ * {type:'stop'} → "stop", {type:'bid', count:3, face:5} → "bid 3 × 5",
+ * {type:'shut', boxes:[4,5]} → "shut 4+5".
+ */
+function actionLabel(action, dice) {
+  const name = humanize(action.type).toLowerCase();
+  const args = argsLabel(action, dice);
+  return args ? `${name} ${args}` : name;
+}
+
+/** The first panel item labelled "Round", for the top bar. */
+function roundItem(board) {
+  for (const panel of board.panels ?? []) {
+    for (const item of panel.items ?? []) if (/^round$/i.test(item.label) && item.value !== null && item.value !== undefined && item.value !== '') return item;
+  }
+  return null;
+}
+
+/** The status without the leading "Name: " when the name is shown above it. */
+function statusText(board, name) {
+  const status = String(board.status ?? '');
+  if (name && status.startsWith(`${name}: `)) {
+    const rest = status.slice(name.length + 2);
+    return rest.charAt(0).toUpperCase() + rest.slice(1);
+  }
+  return status;
+}
+
+const holdActions = (game) => (game.actions ?? []).filter((a) => a.type === 'hold' || a.type === 'release');
+const canToggle = (game, slot) => holdActions(game).some((a) => Array.isArray(a.dice) && a.dice.includes(slot));
+
+/** The actions drawn as buttons: everything the dice and the scorecard do not already offer. */
+function decisionActions(game) {
+  const b = game.board;
+  return (game.actions ?? []).filter((a) => {
+    if (a.type === 'hold' || a.type === 'release') return false;
+    if (a.type === 'score' && b.kind === 'scorecard') return false;
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------------------
 // Rendering
 
 function render() {
@@ -248,7 +340,9 @@ function render() {
   renderTower();
   renderPicker();
   const game = shownGame();
-  const view = !state.everConnected ? 'connecting' : !game || state.creating ? 'setup' : game.board?.kind === 'scorecard' ? 'game' : 'unsupported';
+  const kind = game?.board?.kind;
+  const drawable = kind === 'scorecard' || kind === 'table';
+  const view = !state.everConnected ? 'connecting' : !game || state.creating ? 'setup' : drawable ? 'game' : 'unsupported';
   $('main').dataset.view = view;
   $('connecting').hidden = view !== 'connecting';
   $('setup').hidden = view !== 'setup';
@@ -266,12 +360,23 @@ function render() {
     return;
   }
   const b = game.board;
+  const round = roundItem(b);
+  const roundText = round ? `Round ${round.value}` : '';
   $('game-title').textContent = game.name;
-  $('round-info').textContent = b.over ? `Final — ${b.rounds} rounds` : `Round ${b.round} of ${b.rounds}`;
-  document.title = `${game.name} — round ${b.round} of ${b.rounds}`;
+  $('round-info').textContent = isOver(game) ? 'Final' : roundText;
+  document.title = `${game.name}${roundText && !isOver(game) ? ` — ${roundText.toLowerCase()}` : ''}`;
   const busy = towerBusyFor(game);
-  renderScorecard(game, busy);
+  const n = b.players.length;
+  $('game').dataset.players = String(n);
+  $('game').dataset.size = n <= 3 ? 'few' : n === 4 ? 'mid' : n <= 6 ? 'many' : 'crowd';
+  $('game').dataset.kind = b.kind;
+  $('game').dataset.over = String(isOver(game));
+  $('scorecard').hidden = b.kind !== 'scorecard';
+  $('table-board').hidden = b.kind !== 'table';
+  if (b.kind === 'scorecard') renderScorecard(game, busy);
+  else renderTable(game);
   renderTurn(game);
+  renderPanels(game);
   renderDice(game, busy);
   renderControls(game, busy);
   renderCamera(game);
@@ -301,22 +406,21 @@ function renderTower() {
   else if (st === 'rolling') text = `${t.message || 'Rolling'}…`;
   else text = /fault/i.test(t.message) ? t.message : `Tower fault: ${t.message}`;
   el.querySelector('.tower-text').textContent = text;
-  el.title = t ? `${t.kind} tower: ${t.message}` : '';
+  el.title = text;
 }
+
+// --- game selector ------------------------------------------------------------
 
 function renderPicker() {
   const games = sortedGames();
-  const show = games.length > 1 || (state.pinned !== null && !state.games.has(state.pinned));
+  const show = state.everConnected && (games.length > 1 || state.pinned !== null);
   $('picker').hidden = !show;
   if (!show) return;
   const select = $('game-select');
   const options = [h('option', { value: '' }, 'Latest game')];
-  if (state.pinned && !state.games.has(state.pinned)) options.push(h('option', { value: state.pinned }, 'Unknown game'));
-  for (const g of games) {
-    const where = g.board?.over ? 'over' : g.board ? `round ${g.board.round}` : '';
-    options.push(h('option', { value: g.id }, `${g.name}: ${g.players.join(', ')}${where ? ` (${where})` : ''}`));
-  }
-  // Rebuild only when the list changed, so an open drop-down is not closed by every update.
+  if (state.pinned && !state.games.has(state.pinned)) options.push(h('option', { value: state.pinned }, `${state.pinned} (not found)`));
+  for (const g of games) options.push(h('option', { value: g.id }, `${g.name}: ${g.players.join(', ')}${isOver(g) ? ' (over)' : ''}`));
+  // Rebuild only when something changed, so an open dropdown is not reset by every update.
   const signature = options.map((o) => `${o.value}=${o.textContent}`).join('\n');
   if (select.dataset.signature !== signature) {
     select.replaceChildren(...options);
@@ -326,31 +430,148 @@ function renderPicker() {
 }
 $('game-select').addEventListener('change', (e) => pin(e.target.value));
 
-// --- setup form ------------------------------------------------------------
+// --- new-game form ------------------------------------------------------------
+
+async function loadCatalog() {
+  if (state.catalogLoading) return;
+  state.catalogLoading = true;
+  try {
+    const res = await fetch('/api/games/catalog');
+    if (!res.ok) throw new Error(`the server answered ${res.status} ${res.statusText}`);
+    const list = await res.json();
+    if (!Array.isArray(list)) throw new Error('the catalog is not a list');
+    state.catalog = list;
+    state.catalogError = '';
+  } catch (err) {
+    state.catalogError = `Cannot load the list of games: ${err instanceof Error ? err.message : String(err)}`;
+  } finally {
+    state.catalogLoading = false;
+  }
+  render();
+}
+
+/** The catalog entry chosen in the form. */
+const chosenEntry = () => (state.catalog ?? []).find((g) => g.id === $('game-picker').value) ?? null;
 
 function renderSetup(game) {
   const missingPin = state.pinned !== null && !state.games.has(state.pinned);
   $('setup-title').textContent = state.creating ? 'New game' : missingPin ? 'Game not found' : 'No game yet';
   $('setup-note').textContent = missingPin
     ? `There is no game with id ${state.pinned} on this server. Start a new one, or choose another game above.`
-    : 'Start a game of Dice Poker: enter the players in turn order.';
+    : state.catalogError || (state.catalog === null ? 'Loading the games…' : state.catalog.length === 0 ? 'This server offers no games.' : 'Choose a game and enter the players in turn order.');
   $('cancel-setup').hidden = !(state.creating && game);
-  if ($('player-inputs').children.length === 0) {
-    addPlayerInput();
-    addPlayerInput();
+
+  const picker = $('game-picker');
+  const catalog = state.catalog ?? [];
+  const signature = catalog.map((g) => `${g.id}=${g.name}`).join('\n');
+  if (picker.dataset.signature !== signature) {
+    const keep = picker.value || game?.game || '';
+    picker.replaceChildren(...catalog.map((g) => h('option', { value: g.id }, g.name)));
+    picker.dataset.signature = signature;
+    if (catalog.some((g) => g.id === keep)) picker.value = keep;
   }
+  picker.disabled = catalog.length === 0;
+  const entry = chosenEntry();
+  if ($('setup').dataset.game !== (entry?.id ?? '')) fillGameForm(entry);
+  $('start-game').disabled = !entry;
 }
 
-function addPlayerInput() {
+/** Builds the player inputs and option inputs for the chosen game (on first show and when the game changes). */
+function fillGameForm(entry) {
+  $('setup').dataset.game = entry?.id ?? '';
+  $('game-players').textContent = entry ? `${entry.minPlayers === entry.maxPlayers ? entry.minPlayers : `${entry.minPlayers}–${entry.maxPlayers}`} players · ${diceText(entry.dice)}` : '';
+  $('game-summary').textContent = entry?.summary ?? '';
+  $('start-game').textContent = entry ? `Start ${entry.name}` : 'Start';
+
+  // Keep the names already typed; add or trim inputs to fit the game.
   const list = $('player-inputs');
-  if (list.children.length >= MAX_PLAYERS) return;
-  const n = list.children.length + 1;
-  list.append(h('li', {}, h('input', { name: 'player', maxlength: 40, placeholder: `Player ${n}`, 'aria-label': `Player ${n}`, 'data-testid': `player-name-${n - 1}` })));
-  $('add-player').hidden = list.children.length >= MAX_PLAYERS;
+  const names = [...list.querySelectorAll('input')].map((i) => i.value);
+  const want = entry ? Math.min(entry.maxPlayers, Math.max(entry.minPlayers, 2, names.filter(Boolean).length)) : 2;
+  list.replaceChildren();
+  for (let i = 0; i < want; i += 1) addPlayerInput(names[i] ?? '');
+  updateAddPlayer();
+
+  const options = entry?.options ?? [];
+  $('options-note').textContent = options.length ? '(only changes from the defaults are sent)' : '';
+  $('game-options').hidden = options.length === 0;
+  $('option-list').replaceChildren(...options.map(optionField));
 }
 
+function diceText(dice) {
+  if (!dice) return '';
+  const extra = [...(dice.colours ?? []), ...(dice.sizes ?? [])];
+  return `${dice.count} ${dice.count === 1 ? 'die' : 'dice'}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+}
+
+/** One option input built from its OptionSpec, default filled in. */
+function optionField(spec) {
+  const id = `option-${spec.name}`;
+  const common = { id, name: spec.name, 'data-testid': id, 'data-type': spec.type };
+  let input;
+  if (spec.type === 'boolean') {
+    input = h('input', { ...common, type: 'checkbox', checked: spec.default === true });
+  } else if (spec.type === 'choice') {
+    input = h('select', common, (spec.choices ?? []).map((c) => h('option', { value: c, selected: c === spec.default }, c)));
+  } else {
+    input = h('input', {
+      ...common,
+      type: 'number',
+      step: spec.type === 'integer' ? 1 : 'any',
+      min: spec.min,
+      max: spec.max,
+      value: spec.default,
+      inputmode: spec.type === 'integer' ? 'numeric' : 'decimal',
+    });
+  }
+  input.addEventListener('input', () => markChanged(spec, input));
+  input.addEventListener('change', () => markChanged(spec, input));
+  const range = spec.type === 'integer' || spec.type === 'number' ? rangeText(spec) : '';
+  return h(
+    'div',
+    { class: `option option-${spec.type}`, 'data-option': spec.name },
+    h('label', { for: id, class: 'option-name' }, humanize(spec.name)),
+    h('div', { class: 'option-input' }, input),
+    h('div', { class: 'option-desc' }, spec.description, range ? h('span', { class: 'option-range' }, ` ${range}`) : null),
+  );
+}
+
+function rangeText(spec) {
+  const min = spec.min !== undefined && spec.min !== null;
+  const max = spec.max !== undefined && spec.max !== null;
+  if (min && max) return spec.min === spec.max ? `(${spec.min})` : `(${spec.min}–${spec.max})`;
+  if (min) return `(${spec.min} or more)`;
+  if (max) return `(up to ${spec.max})`;
+  return '';
+}
+
+/** The value of an option input, or undefined when it is not a usable value. */
+function optionValue(spec, input) {
+  if (spec.type === 'boolean') return input.checked;
+  if (spec.type === 'choice') return input.value;
+  if (input.value.trim() === '') return undefined;
+  const n = Number(input.value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function markChanged(spec, input) {
+  input.closest('.option')?.classList.toggle('changed', optionValue(spec, input) !== spec.default);
+}
+
+function addPlayerInput(value = '') {
+  const list = $('player-inputs');
+  const n = list.children.length + 1;
+  list.append(h('li', {}, h('input', { name: 'player', maxlength: 40, value, placeholder: `Player ${n}`, 'aria-label': `Player ${n}`, 'data-testid': `player-name-${n - 1}` })));
+}
+
+function updateAddPlayer() {
+  const entry = chosenEntry();
+  $('add-player').hidden = !entry || $('player-inputs').children.length >= entry.maxPlayers;
+}
+
+$('game-picker').addEventListener('change', () => render());
 $('add-player').addEventListener('click', () => {
   addPlayerInput();
+  updateAddPlayer();
   const inputs = $('player-inputs').querySelectorAll('input');
   inputs[inputs.length - 1]?.focus();
 });
@@ -365,30 +586,60 @@ $('new-game-button').addEventListener('click', () => {
 });
 $('new-game-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  const players = [...$('player-inputs').querySelectorAll('input')].map((i) => i.value.trim()).filter(Boolean);
-  if (players.length === 0) {
-    toast('Enter at least one player name.');
+  const entry = chosenEntry();
+  if (!entry) {
+    toast('Choose a game first.');
     return;
   }
-  const created = await api('/api/games', { game: 'dice-poker', players });
+  const players = [...$('player-inputs').querySelectorAll('input')].map((i) => i.value.trim()).filter(Boolean);
+  if (players.length < entry.minPlayers) {
+    toast(entry.minPlayers === 1 ? 'Enter at least one player name.' : `${entry.name} needs at least ${entry.minPlayers} players.`);
+    return;
+  }
+  // Only the options changed from their defaults go to the server.
+  const options = {};
+  for (const spec of entry.options ?? []) {
+    const input = document.getElementById(`option-${spec.name}`);
+    if (!input) continue;
+    const value = optionValue(spec, input);
+    if (value === undefined) {
+      toast(`${humanize(spec.name)} needs a number.`);
+      input.focus();
+      return;
+    }
+    if (value !== spec.default) options[spec.name] = value;
+  }
+  const body = { game: entry.id, players };
+  if (Object.keys(options).length > 0) body.options = options;
+  const created = await api('/api/games', body);
   if (!created) return;
   state.creating = false;
   for (const input of $('player-inputs').querySelectorAll('input')) input.value = '';
+  $('setup').dataset.game = '';
   if (state.pinned) pin(created.id);
   else render();
 });
 
-// --- scorecard ---------------------------------------------------------------
+// --- boards ---------------------------------------------------------------------
+
+/** The classes shared by a player's cells: current column, winner. */
+function playerClasses(game) {
+  const b = game.board;
+  const winners = new Set(game.result?.winners ?? []);
+  const isCurrent = (p) => !isOver(game) && p === b.current;
+  return { winners, isCurrent, cls: (p, extra = '') => `${extra}${isCurrent(p) ? ' current' : ''}${winners.has(p) ? ' winner' : ''}`.trim() };
+}
+
+function playerName(name, winner) {
+  return h('span', { class: 'player-name', title: name }, winner ? h('span', { class: 'crown', 'aria-label': 'winner' }, '★ ') : null, name);
+}
 
 function renderScorecard(game, busy) {
   const b = game.board;
-  const rows = b.rows;
-  const choices = new Map(b.choices.map((c) => [c.category, c.points]));
-  const winners = new Set(game.result?.winners ?? []);
-  const isCurrent = (p) => !b.over && p === b.current;
-  const threshold = game.state?.options?.upperBonusThreshold;
-
-  const colClass = (p, extra = '') => `${extra}${isCurrent(p) ? ' current' : ''}${winners.has(p) ? ' winner' : ''}`.trim();
+  const rows = b.rows ?? [];
+  const choices = new Map((b.choices ?? []).map((c) => [c.row, c.points]));
+  const { winners, isCurrent, cls } = playerClasses(game);
+  const lastTotal = rows.map((r) => r.kind).lastIndexOf('total');
 
   const head = h(
     'thead',
@@ -398,125 +649,187 @@ function renderScorecard(game, busy) {
       {},
       h('th', { class: 'label-col', scope: 'col' }, ''),
       b.players.map((pl, p) =>
-        h(
-          'th',
-          { scope: 'col', class: colClass(p, 'player-col'), 'data-testid': `player-${p}`, 'data-current': isCurrent(p) ? 'true' : 'false' },
-          h('span', { class: 'player-name', title: pl.name }, winners.has(p) ? h('span', { class: 'crown', 'aria-label': 'winner' }, '★ ') : null, pl.name),
-        ),
+        h('th', { scope: 'col', class: cls(p, 'player-col'), 'data-testid': `player-${p}`, 'data-current': isCurrent(p) ? 'true' : 'false' }, playerName(pl.name, winners.has(p))),
       ),
     ),
   );
 
-  const scoreRow = (row) =>
-    h(
-      'tr',
-      { class: `row ${row.section}`, 'data-row': row.id },
-      h('th', { scope: 'row', class: 'label-col' }, row.label),
-      b.players.map((pl, p) => {
-        const value = pl.card[row.id];
-        const testid = `cell-${p}-${row.id}`;
-        if (value !== null && value !== undefined) {
-          return h('td', { class: colClass(p, 'cell filled'), 'data-testid': testid, 'data-state': 'filled', 'data-points': value }, value);
-        }
-        if (isCurrent(p) && choices.has(row.id)) {
-          const points = choices.get(row.id);
-          return h(
-            'td',
-            { class: colClass(p, 'cell choice'), 'data-testid': testid, 'data-state': 'choice', 'data-points': points },
-            h(
-              'button',
-              {
-                type: 'button',
-                class: `choice-button${points === 0 ? ' zero' : ''}`,
-                disabled: busy,
-                title: `Score ${points} in ${row.label}`,
-                onclick: () => api(gamePath(game, 'score'), { category: row.id }),
-              },
-              points,
-            ),
-          );
-        }
-        return h('td', { class: colClass(p, 'cell empty'), 'data-testid': testid, 'data-state': 'empty' }, '');
-      }),
-    );
+  const scoreCell = (row, pl, p) => {
+    const value = pl.cells?.[row.id];
+    const testid = `cell-${p}-${row.id}`;
+    if (value !== null && value !== undefined) {
+      return h('td', { class: cls(p, 'cell filled'), 'data-testid': testid, 'data-state': 'filled', 'data-points': value }, value);
+    }
+    if (isCurrent(p) && choices.has(row.id)) {
+      const points = choices.get(row.id);
+      return h(
+        'td',
+        { class: cls(p, 'cell choice'), 'data-testid': testid, 'data-state': 'choice', 'data-points': points },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `choice-button${points === 0 ? ' zero' : ''}`,
+            disabled: busy,
+            title: `Score ${points} in ${row.label}`,
+            onclick: () => act(game, { type: 'score', category: row.id }),
+          },
+          points,
+        ),
+      );
+    }
+    return h('td', { class: cls(p, 'cell empty'), 'data-testid': testid, 'data-state': 'empty' }, '');
+  };
 
-  const sumRow = (label, cls, testid, value, hint) =>
-    h(
-      'tr',
-      { class: `row ${cls}` },
-      h('th', { scope: 'row', class: 'label-col' }, label),
-      b.players.map((pl, p) => {
-        const v = value(pl);
-        const note = hint ? hint(pl) : null;
-        return h('td', { class: colClass(p, 'cell'), 'data-testid': `${testid}-${p}`, 'data-points': v }, note ?? v);
-      }),
-    );
+  const computedCell = (row, pl, p, i) => {
+    const value = pl.cells?.[row.id];
+    const testid = row.kind === 'total' && i === lastTotal ? `total-${p}` : `cell-${p}-${row.id}`;
+    return h('td', { class: cls(p, 'cell computed'), 'data-testid': testid, 'data-points': value ?? '' }, value ?? '');
+  };
 
-  const upper = rows.filter((r) => r.section === 'upper');
-  const lower = rows.filter((r) => r.section !== 'upper');
   const body = h(
     'tbody',
     {},
-    upper.map(scoreRow),
-    sumRow('Upper total', 'subtotal', 'upper', (pl) => pl.totals.upper),
-    sumRow(
-      typeof threshold === 'number' ? `Upper bonus (${threshold}+)` : 'Upper bonus',
-      'bonus',
-      'upper-bonus',
-      (pl) => pl.totals.upperBonus,
-      (pl) =>
-        pl.totals.upperBonus === 0 && typeof threshold === 'number' && !b.over
-          ? h('span', { class: 'need', title: `${Math.max(0, threshold - pl.totals.upper)} more upper points earn the bonus` }, `${Math.max(0, threshold - pl.totals.upper)} to go`)
-          : null,
-    ),
-    lower.map(scoreRow),
-    sumRow('Poker bonus', 'bonus poker-bonus', 'poker-bonus', (pl) => pl.totals.pokerBonus),
-    sumRow('Total', 'total', 'total', (pl) => pl.totals.total),
+    rows.map((row, i) => {
+      // A computed row followed by a score row closes a section of the card.
+      const next = rows[i + 1];
+      const sectionEnd = row.kind !== 'score' && next && next.kind === 'score';
+      return h(
+        'tr',
+        { class: `row ${row.kind}${sectionEnd ? ' section-end' : ''}`, 'data-row': row.id, 'data-kind': row.kind },
+        h('th', { scope: 'row', class: 'label-col' }, row.label),
+        b.players.map((pl, p) => (row.kind === 'score' ? scoreCell(row, pl, p) : computedCell(row, pl, p, i))),
+      );
+    }),
   );
-  $('scorecard').replaceChildren(head, body);
-  $('scorecard').dataset.players = String(b.players.length);
-  $('game').dataset.players = String(b.players.length);
+  const table = $('scorecard');
+  table.replaceChildren(head, body);
+  table.dataset.players = String(b.players.length);
+  table.dataset.rows = String(rows.length);
+  // Long cards (20+ rows) shrink their type so the total row stays on screen.
+  table.style.setProperty('--rows', String(Math.max(rows.length, 1)));
 }
 
-// --- turn, dice, controls ------------------------------------------------------
+function renderTable(game) {
+  const b = game.board;
+  const columns = b.columns ?? [];
+  const { winners, isCurrent, cls } = playerClasses(game);
+  const head = h(
+    'thead',
+    {},
+    h(
+      'tr',
+      {},
+      h('th', { class: 'label-col', scope: 'col' }, 'Player'),
+      columns.map((c) => h('th', { scope: 'col', class: 'value-col', 'data-column': c.id }, c.label)),
+    ),
+  );
+  const body = h(
+    'tbody',
+    {},
+    b.players.map((pl, p) =>
+      h(
+        'tr',
+        {
+          class: cls(p, `player-row${pl.out ? ' out' : ''}`),
+          'data-testid': `player-${p}`,
+          'data-current': isCurrent(p) ? 'true' : 'false',
+          'data-out': pl.out ? 'true' : 'false',
+        },
+        h('th', { scope: 'row', class: 'label-col' }, playerName(pl.name, winners.has(p)), pl.out ? h('span', { class: 'out-tag' }, 'out') : null),
+        columns.map((c) => {
+          const v = pl.values?.[c.id];
+          return h('td', { class: 'cell', 'data-testid': `value-${p}-${c.id}` }, v === null || v === undefined ? '' : v);
+        }),
+      ),
+    ),
+  );
+  const table = $('table-board');
+  table.replaceChildren(head, body);
+  table.dataset.players = String(b.players.length);
+  table.dataset.columns = String(columns.length);
+}
+
+// --- turn and panels ---------------------------------------------------------------
 
 function renderTurn(game) {
   const b = game.board;
-  $('turn').hidden = b.over;
-  if (b.over) return;
-  const player = b.players[b.current];
+  const over = isOver(game);
+  $('turn').hidden = over;
+  if (over) return;
+  const player = b.current === null || b.current === undefined ? null : b.players[b.current];
   const cp = $('current-player');
   cp.textContent = player ? player.name : '';
-  cp.dataset.index = String(b.current);
-  const ti = $('throw-info');
-  ti.dataset.throws = String(b.throwsTaken);
-  ti.dataset.max = String(b.maxThrows);
-  ti.replaceChildren(
-    b.throwsTaken === 0
-      ? h('span', { class: 'throw-main' }, `Throw 1 of ${b.maxThrows} next`)
-      : h('span', { class: 'throw-main' }, `Throw ${b.throwsTaken} of ${b.maxThrows}`),
-    h('span', { class: 'throw-dots', 'aria-hidden': 'true' }, Array.from({ length: b.maxThrows }, (_, i) => h('span', { class: i < b.throwsTaken ? 'dot used' : 'dot' }))),
+  cp.hidden = !player;
+  cp.dataset.index = player ? String(b.current) : '';
+  const status = $('status');
+  status.textContent = statusText(b, player?.name);
+  status.classList.toggle('alone', !player);
+}
+
+/** "2 of 3" with a small total: drawn as dots too. */
+function dotsFor(value) {
+  const m = /^(\d+) of (\d+)$/.exec(String(value ?? ''));
+  if (!m) return null;
+  const used = Number(m[1]);
+  const all = Number(m[2]);
+  if (all < 2 || all > 6 || used > all) return null;
+  return h('span', { class: 'dots', 'aria-hidden': 'true' }, Array.from({ length: all }, (_, i) => h('span', { class: i < used ? 'dot used' : 'dot' })));
+}
+
+function renderPanels(game) {
+  const b = game.board;
+  const el = $('throw-info');
+  const panels = (b.panels ?? []).filter((panel) => (panel.items ?? []).length > 0);
+  el.hidden = panels.length === 0;
+  el.replaceChildren(
+    ...panels.map((panel) => {
+      const tiles = panel.items.every((item) => item.state === 'open' || item.state === 'closed');
+      return h(
+        'section',
+        { class: `board-panel${tiles ? ' tiles' : ''}`, 'data-testid': `panel-${panel.id}`, 'data-panel': panel.id },
+        h('div', { class: 'panel-label' }, panel.label),
+        h(
+          'div',
+          { class: 'panel-items' },
+          panel.items.map((item, i) => {
+            const hasValue = item.value !== null && item.value !== undefined && item.value !== '';
+            const attrs = { class: `item${item.state ? ` ${item.state}` : ''}`, 'data-testid': `panel-${panel.id}-${i}`, 'data-state': item.state ?? '' };
+            if (tiles) return h('div', { ...attrs, class: `${attrs.class} tile`, title: `${item.label}: ${item.state}` }, h('span', { class: 'tile-label' }, item.label), hasValue ? h('span', { class: 'tile-value' }, item.value) : null);
+            return h('div', attrs, h('span', { class: 'item-label' }, item.label), h('span', { class: 'item-value' }, hasValue ? String(item.value) : '—', dotsFor(item.value)));
+          }),
+        ),
+      );
+    }),
   );
 }
 
-function canHold(game, busy) {
-  const b = game.board;
-  return !busy && !b.over && b.throwsTaken > 0 && b.throwsTaken < b.maxThrows;
-}
+// --- dice, decisions, controls ------------------------------------------------------
 
 function renderDice(game, busy) {
   const b = game.board;
-  $('dice-area').hidden = b.over;
-  if (b.over) return;
-  const clickable = canHold(game, busy);
-  const dice = b.dice.map((value, i) => {
-    const held = Boolean(b.held[i]);
-    const label = value === null ? `Die ${i + 1}: not thrown` : `Die ${i + 1}: ${value}${held ? ', held' : ''}`;
+  const over = isOver(game);
+  $('dice-area').hidden = over;
+  if (over) return;
+  const dice = b.dice ?? [];
+  const rollingSlots = new Set(game.request?.slots ?? []);
+  $('dice').dataset.count = String(dice.length);
+  $('dice-area').style.setProperty('--n', String(Math.max(dice.length, 1)));
+  // Nothing to see yet (not thrown, or every die in a cup): small blank faces leave room for the rest.
+  const allBlank = dice.every((v) => v === null);
+  $('dice-area').style.setProperty('--die-min', allBlank ? '2.4rem' : dice.length > 8 ? '2.6rem' : '3.6rem');
+  $('dice-area').style.setProperty('--die-max', allBlank && dice.length > 6 ? '3rem' : '5.6rem');
+  $('dice').classList.toggle('all-blank', allBlank);
+  $('dice').classList.toggle('no-holds', !b.held?.some(Boolean) && holdActions(game).length === 0);
+  const faces = dice.map((value, i) => {
+    const held = Boolean(b.held?.[i]);
+    const clickable = !busy && canToggle(game, i);
+    const label = value === null ? `Die ${i + 1}: not shown` : `Die ${i + 1}: ${value}${held ? ', held' : ''}`;
     return h(
       'button',
       {
         type: 'button',
-        class: `die${held ? ' held' : ''}${value === null ? ' blank' : ''}${busy && !held ? ' rolling' : ''}`,
+        class: `die${held ? ' held' : ''}${value === null ? ' blank' : ''}${busy && rollingSlots.has(i) ? ' rolling' : ''}${clickable ? ' clickable' : ''}`,
         'data-testid': `die-${i}`,
         'data-value': value ?? '',
         'data-held': held ? 'true' : 'false',
@@ -524,36 +837,124 @@ function renderDice(game, busy) {
         'aria-label': label,
         title: clickable ? (held ? 'Click to put back into the next throw' : 'Click to hold') : label,
         disabled: !clickable,
-        onclick: () => api(gamePath(game, held ? 'release' : 'hold'), { dice: [i] }),
+        onclick: () => {
+          const type = held ? 'release' : 'hold';
+          if (holdActions(game).some((a) => a.type === type && a.dice?.includes(i))) act(game, { type, dice: [i] });
+        },
       },
       dieFace(value),
       h('span', { class: 'held-tag' }, held ? 'HELD' : ''),
     );
   });
-  $('dice').replaceChildren(...dice);
+  $('dice').replaceChildren(...faces);
+  $('dice').hidden = dice.length === 0;
 }
 
 function renderControls(game, busy) {
   const b = game.board;
   const req = game.request;
   const button = $('roll-button');
+  button.hidden = !req && !busy;
   button.disabled = !req || busy;
   button.textContent = busy ? 'Rolling…' : req ? `Roll ${req.count} ${req.count === 1 ? 'die' : 'dice'}` : 'Roll';
+
+  const decisions = decisionActions(game);
+  renderDecisions(game, decisions, busy);
+  $('decisions').hidden = decisions.length === 0;
+
+  const choices = b.kind === 'scorecard' ? (b.choices ?? []).length : 0;
+  const holds = holdActions(game).length > 0;
+  const name = b.current !== null && b.current !== undefined ? b.players[b.current]?.name : null;
   let hint = '';
   if (busy) hint = 'The tower is rolling…';
-  else if (!req && b.throwsTaken >= b.maxThrows) hint = 'No throws left: choose a row to score.';
-  else if (!req && b.throwsTaken > 0) hint = 'All dice held: release one or score a row.';
-  else if (b.throwsTaken > 0) hint = 'Click dice to hold them, or a dim number to score it.';
-  else hint = `${b.players[b.current]?.name ?? 'Next player'} to throw.`;
+  else if (req && holds && choices) hint = 'Click dice to hold them and roll again, or click a dim number to score it.';
+  else if (req && holds) hint = 'Click dice to hold them, then roll.';
+  else if (req && decisions.length) hint = 'Roll, or choose a button.';
+  else if (req) hint = `${req.secret ? 'Secret roll' : 'Next roll'}${b.players[req.player] ? ` for ${b.players[req.player].name}` : ''}.`;
+  else if (choices && holds) hint = 'All dice held: release one, or click a dim number to score it.';
+  else if (choices) hint = 'Click a dim number to score it.';
+  else if (decisions.length) hint = `${name ? `${name}: c` : 'C'}hoose what to do.`;
   $('roll-hint').textContent = hint;
 
   const manual = $('manual');
   manual.hidden = !req;
   const input = $('manual-values');
-  const slots = req ? req.slots.map((x) => x + 1).join(', ') : '';
-  const placeholder = req ? `${req.count} value${req.count === 1 ? '' : 's'}, e.g. ${'35162'.slice(0, req.count)}` : '';
+  const placeholder = req ? `${req.count} value${req.count === 1 ? '' : 's'}, e.g. ${'351624351624'.slice(0, Math.min(req.count, 12))}` : '';
   if (input.placeholder !== placeholder) input.placeholder = placeholder;
-  input.title = req ? `Fills dice ${slots}` : '';
+  input.title = req ? `Fills dice ${req.slots.map((x) => x + 1).join(', ')}` : '';
+}
+
+/** A label with its die glyphs (⚀..⚅) in spans, drawn larger than the text around them. */
+function withGlyphs(label) {
+  return label.split(/([\u2680-\u2685])/u).filter(Boolean).map((part) => (/^[\u2680-\u2685]$/u.test(part) ? h('span', { class: 'glyph' }, part) : part));
+}
+
+/** Actions of one type beyond this many go into a drop-down instead of a row of buttons. */
+const MAX_BUTTONS_PER_TYPE = 8;
+
+function renderDecisions(game, decisions, busy) {
+  const dice = game.board.dice ?? [];
+  const groups = new Map();
+  for (const a of decisions) {
+    if (!groups.has(a.type)) groups.set(a.type, []);
+    groups.get(a.type).push(a);
+  }
+  let index = 0;
+  const button = (a, label) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'button decision',
+        'data-testid': `action-${index++}`,
+        'data-type': a.type,
+        'data-action': JSON.stringify(a),
+        title: JSON.stringify(a),
+        disabled: busy,
+        onclick: () => act(game, a),
+      },
+      label,
+    );
+  const children = [];
+  for (const [type, list] of groups) {
+    if (list.length <= MAX_BUTTONS_PER_TYPE) {
+      for (const a of list) children.push(button(a, withGlyphs(actionLabel(a, dice))));
+      continue;
+    }
+    // Many choices of one kind (every possible bid...): pick one from a list, then send it.
+    const key = `${game.id}:${type}`;
+    const select = h(
+      'select',
+      { class: 'decision-select', 'data-testid': `action-select-${type}`, 'aria-label': `${humanize(type)}: choose`, disabled: busy },
+      list.map((a, i) => h('option', { value: String(i) }, argsLabel(a, dice) || humanize(type).toLowerCase())),
+    );
+    const previous = state.picks.get(key);
+    if (previous !== undefined && Number(previous) < list.length) select.value = previous;
+    select.addEventListener('change', () => state.picks.set(key, select.value));
+    children.push(
+      h(
+        'div',
+        { class: 'decision-group', 'data-testid': `action-group-${type}` },
+        select,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button decision',
+            'data-testid': `action-send-${type}`,
+            'data-type': type,
+            disabled: busy,
+            onclick: () => {
+              const a = list[Number(select.value)];
+              if (a) act(game, a);
+            },
+          },
+          humanize(type).toLowerCase(),
+        ),
+      ),
+    );
+  }
+  $('decisions').replaceChildren(...children);
 }
 
 $('roll-button').addEventListener('click', () => {
@@ -579,16 +980,16 @@ $('manual-form').addEventListener('submit', async (e) => {
   }
 });
 
-// Operator keys: R rolls, 1-5 toggle a die (not while typing).
+// Operator keys: R rolls, 1-9 toggle a die (not while typing).
 document.addEventListener('keydown', (e) => {
   const target = e.target;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
   const game = shownGame();
-  if (!game || game.board?.kind !== 'scorecard' || $('game').hidden) return;
+  if (!game || $('game').hidden) return;
   if (e.key === 'r' || e.key === 'R') {
     if (!$('roll-button').disabled) roll(game);
-  } else if (/^[1-5]$/.test(e.key)) {
+  } else if (/^[1-9]$/.test(e.key)) {
     const die = document.querySelector(`[data-testid="die-${Number(e.key) - 1}"]`);
     if (die && !die.disabled) die.click();
   }
@@ -601,15 +1002,16 @@ let cameraKey = '';
 function renderCamera(game) {
   const b = game.board;
   const last = game.lastRoll;
-  $('camera').hidden = b.over;
+  $('camera').hidden = isOver(game);
   const key = last ? `${game.id}:${last.seq}` : `${game.id}:none`;
   const caption = $('camera-caption');
-  const previousTurn = last && b.throwsTaken === 0;
+  // The dice of the last roll are gone from the table: it belongs to an earlier turn.
+  const previousTurn = Boolean(last) && (b.dice ?? []).every((v) => v === null);
   caption.textContent = !last
     ? ''
     : `${previousTurn ? 'Previous turn · ' : ''}Roll ${last.seq}: ${last.values.join(' ')}` +
       (last.source === 'manual' ? ' · typed in by hand' : last.reading ? ` · read in ${Math.round(last.reading.ms)} ms${last.attempts > 1 ? ` · ${last.attempts} tower attempts` : ''}` : '');
-  $('camera').classList.toggle('stale', Boolean(previousTurn));
+  $('camera').classList.toggle('stale', previousTurn);
   if (key === cameraKey) return;
   cameraKey = key;
 
@@ -668,12 +1070,17 @@ function renderResult(game) {
   const b = game.board;
   const result = game.result;
   const el = $('result');
-  el.hidden = !b.over || !result;
-  if (el.hidden) return;
-  const scores = result.scores;
+  el.hidden = !result;
+  if (!result) return;
+  const scores = result.scores ?? [];
   const names = b.players.map((p) => p.name);
-  const winners = result.winners.map((i) => names[i]);
-  const ranking = names.map((name, i) => ({ name, i, score: scores[i] ?? 0 })).sort((x, y) => y.score - x.score || x.i - y.i);
+  const winners = (result.winners ?? []).map((i) => names[i]);
+  // Ranked by finishing order: winners first, then by score the way the winners' scores point (low-wins games too).
+  const best = result.winners.length ? scores[result.winners[0]] : undefined;
+  const lowWins = typeof best === 'number' && scores.every((x) => x >= best) && scores.some((x) => x > best);
+  const ranking = names
+    .map((name, i) => ({ name, i, score: scores[i], won: result.winners.includes(i) }))
+    .sort((x, y) => Number(y.won) - Number(x.won) || ((lowWins ? -1 : 1) * ((y.score ?? 0) - (x.score ?? 0))) || x.i - y.i);
   el.replaceChildren(
     h('div', { class: 'eyebrow' }, 'Game over'),
     h(
@@ -685,7 +1092,7 @@ function renderResult(game) {
       'ol',
       { class: 'ranking' },
       ranking.map((r) =>
-        h('li', { class: result.winners.includes(r.i) ? 'won' : '', 'data-testid': `final-${r.i}` }, h('span', { class: 'rank-name' }, r.name), h('span', { class: 'rank-score' }, r.score)),
+        h('li', { class: r.won ? 'won' : '', 'data-testid': `final-${r.i}` }, h('span', { class: 'rank-name' }, r.name), h('span', { class: 'rank-score' }, r.score ?? '')),
       ),
     ),
     h(
