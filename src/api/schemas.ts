@@ -18,13 +18,14 @@ const point = { type: 'object', required: ['x', 'y'], properties: { x: { type: '
 export const GameViewSchema = {
   $id: 'GameView',
   type: 'object',
-  required: ['id', 'game', 'name', 'players', 'bots', 'version', 'createdAt', 'updatedAt', 'request', 'result', 'board', 'actions', 'lastRoll', 'rollCount', 'state'],
+  required: ['id', 'game', 'name', 'players', 'bots', 'secretThrows', 'version', 'createdAt', 'updatedAt', 'request', 'result', 'board', 'actions', 'lastRoll', 'rollCount', 'state'],
   properties: {
     id: { type: 'string' },
     game: { type: 'string' },
     name: { type: 'string' },
     players: { type: 'array', items: { type: 'string' } },
     bots: { type: 'array', items: { type: 'integer' } },
+    secretThrows: { type: 'boolean' },
     viewer: { type: ['integer', 'null'] },
     version: { type: 'integer' },
     createdAt: { type: 'number' },
@@ -180,6 +181,7 @@ export const CatalogReply = {
       minPlayers: { type: 'integer' },
       maxPlayers: { type: 'integer' },
       summary: { type: 'string' },
+      secretThrows: { type: 'boolean' },
       dice: {
         type: 'object',
         required: ['count', 'colours', 'sizes'],

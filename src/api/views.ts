@@ -61,6 +61,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     name: def.name,
     players: game.players,
     bots: game.bots,
+    /** Some throws are secret: each player follows their own dice on their private page. */
+    secretThrows: def.secretThrows === true,
     viewer,
     version: game.version,
     createdAt: game.createdAt,
@@ -94,6 +96,7 @@ export function catalogEntry(def: AnyGameDef) {
     maxPlayers: def.maxPlayers,
     summary: def.summary,
     dice: def.dice,
+    secretThrows: def.secretThrows === true,
     options: def.optionSpecs,
   };
 }

@@ -566,6 +566,7 @@ export const bluff: GameDef<BluffState, BluffAction, BluffOptions> = {
   summary:
     "Richard Borg's Liar's dice for 2-6 players. Everyone throws their dice (6 each, 5 with six players) secretly under a cup; the star (a 6 on ordinary dice) is wild. In turn, players raise the bid on the bidding board (at least N dice show a face, counting stars; or at least N stars on a star field) or the next player challenges. Then all cups are revealed: whoever was wrong loses as many dice as the count missed by; on an exact count the challenger gives one die to the bidder. A player without dice is out; the last player with dice wins.",
   dice: { count: 6, colours: [], sizes: [], note: 'Secret throws, one cup at a time (6 dice, 5 with six players). Bluff dice have a star instead of the 6: read the star as 6. The red bidding die stays on the board and is never thrown.' },
+  secretThrows: true,
   optionSpecs: OPTION_SPECS,
   board,
   playerView,

@@ -325,6 +325,7 @@ export const bluffi: GameDef<BluffiState, BluffiAction, BluffiOptions> = {
   summary:
     'A three-dice bluffing game for 2-4 players with 5 counters each. The highest open throw starts. In turn, a player throws three dice in secret and announces their total, true or not, higher than the last announcement of the round. The next player either accepts (the announcer pays a counter into the pot, and the accepter throws and must announce higher) or calls "Bluffi!": the dice are shown, and if they total at least the announcement the announcer gives a counter to the caller, otherwise the caller gives one to the announcer; a new round starts. The first player with no counters left wins.',
   dice: { count: 3, colours: [], sizes: [], note: 'Every turn is a secret throw shown only to the thrower; the throw for the first turn is open.' },
+  secretThrows: true,
   optionSpecs: OPTION_SPECS,
   board,
   playerView,

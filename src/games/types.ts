@@ -62,6 +62,8 @@ export interface GameDef<State, Action extends { type: string }, Options> {
   /** One paragraph of rules for the catalog. */
   readonly summary: string;
   readonly dice: DiceNeed;
+  /** True when some throws are secret: players then need their private pages. */
+  readonly secretThrows?: boolean;
   /** Every option with its type and default; `setup` validates against these. */
   readonly optionSpecs: readonly OptionSpec[];
   /** The scoreboard's picture of the state. Never shows secret dice the viewer may not see (pass a `playerView` state). */

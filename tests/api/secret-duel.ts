@@ -18,6 +18,7 @@ export const secretDuel: AnyGameDef = {
   defaultOptions: {},
   summary: 'Test game: each of two players throws one die in secret, then both are revealed and the higher die wins.',
   dice: { count: 1, colours: [], sizes: [] },
+  secretThrows: true,
   optionSpecs: [],
   setup: (players: readonly string[]): Duel => ({ options: {}, players, dice: [null, null], thrown: 0, revealed: false }),
   diceRequest: (s: Duel) => (s.thrown < 2 ? { count: 1, slots: [s.thrown], player: s.thrown, secret: true } : null),

@@ -50,6 +50,17 @@ describe('private player page', () => {
     await ann.screenshot({ path: '/tmp/player-page.png' });
   });
 
+  it('shows a QR code of each private page on the scoreboard', async () => {
+    const id = (await (await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'secret-duel', players: ['Ann', 'Bob'] }) })).json()).id;
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${base}/?game=${id}`);
+    for (const seat of [0, 1]) {
+      const qr = page.getByTestId(`seat-qr-${seat}`);
+      await expect.poll(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    }
+    expect(await page.getByTestId('seat-links').textContent()).toContain('Bob');
+  });
+
   it('says so when the link is wrong', async () => {
     const page = await browser.newPage();
     await page.goto(`${base}/player.html?game=nope&seat=0&token=x`);

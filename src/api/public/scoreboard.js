@@ -381,6 +381,28 @@ function render() {
   renderControls(game, busy);
   renderCamera(game);
   renderResult(game);
+  renderSeatLinks(game);
+}
+
+/**
+ * Games with secret throws: a QR code per player opens their private page
+ * on their phone. Drawn once per game (the codes never change).
+ */
+function renderSeatLinks(game) {
+  const section = $('seat-links');
+  section.hidden = !game.secretThrows || isOver(game);
+  if (section.hidden || section.dataset.gameId === game.id) return;
+  section.dataset.gameId = game.id;
+  $('seat-codes').replaceChildren(
+    ...game.players.map((name, seat) =>
+      h(
+        'figure',
+        { class: 'seat-code' },
+        h('img', { src: `/api/games/${game.id}/seats/${seat}/qr.svg`, alt: `QR code of ${name}'s private page`, 'data-testid': `seat-qr-${seat}` }),
+        h('figcaption', {}, name),
+      ),
+    ),
+  );
 }
 
 /** True while the tower is rolling (one tower serves every game) or this page waits for a roll. */
