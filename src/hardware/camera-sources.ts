@@ -1,0 +1,128 @@
+/**
+ * Real and replayed cameras: an OpenCV VideoCapture on a device (`/dev/videoN`
+ * or an index) or a video file, and a folder of still images. All deliver
+ * JPEG frames through the `Camera` interface, like the simulator.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import cv from './opencv.js';
+import { CameraError, type Camera, type Frame } from './types.js';
+
+// Not every binding exports these; they are OpenCV's own numbers (videoio.hpp).
+const CAP_PROP_AUTO_WB = 44;
+const CAP_PROP_WB_TEMPERATURE = 45;
+/** V4L2's "manual exposure" value of CAP_PROP_AUTO_EXPOSURE. */
+const V4L2_MANUAL_EXPOSURE = 1;
+
+export interface VideoCameraOptions {
+  /** Device index (0 = /dev/video0), a device path, or a video file. */
+  readonly source: number | string;
+  readonly width?: number;
+  readonly height?: number;
+  /** Fixed exposure in the driver's units (V4L2: 100 µs steps); null leaves it automatic. */
+  readonly exposure?: number | null;
+  /** Fixed white balance in kelvin; null leaves it automatic. */
+  readonly whiteBalance?: number | null;
+  readonly jpegQuality?: number;
+  /** Frames dropped before each capture so the frame is fresh, not one the driver buffered. */
+  readonly staleFrames?: number;
+}
+
+export interface VideoCamera extends Camera {
+  /** Which fixed settings the driver accepted (some webcams ignore them). */
+  readonly settings: { readonly exposure: boolean; readonly whiteBalance: boolean };
+  close(): void;
+}
+
+const isDevice = (source: number | string) => typeof source === 'number' || source.startsWith('/dev/video');
+
+/** Opens a webcam or a video file. Throws CameraError `camera/not_found` when it cannot be opened. */
+export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
+  const quality = options.jpegQuality ?? 90;
+  const stale = options.staleFrames ?? (isDevice(options.source) ? 2 : 0);
+  let capture: cv.VideoCapture | null = null;
+  const settings = { exposure: false, whiteBalance: false };
+
+  const open = (): cv.VideoCapture => {
+    if (typeof options.source === 'string' && !existsSync(options.source)) {
+      throw new CameraError('camera/not_found', `camera ${options.source} does not exist (unplugged, or a wrong path)`);
+    }
+    let cap: cv.VideoCapture;
+    try {
+      cap = isDevice(options.source) ? new cv.VideoCapture(options.source, cv.CAP_V4L2) : new cv.VideoCapture(options.source);
+    } catch (err) {
+      throw new CameraError('camera/not_found', `cannot open camera ${String(options.source)}: ${String((err as Error).message ?? err)}`);
+    }
+    if (options.width) cap.set(cv.CAP_PROP_FRAME_WIDTH, options.width);
+    if (options.height) cap.set(cv.CAP_PROP_FRAME_HEIGHT, options.height);
+    // Automatic exposure and white balance change the dice's colours between frames: fix them where the driver allows.
+    if (options.exposure != null) {
+      settings.exposure = cap.set(cv.CAP_PROP_AUTO_EXPOSURE, V4L2_MANUAL_EXPOSURE) && cap.set(cv.CAP_PROP_EXPOSURE, options.exposure);
+    }
+    if (options.whiteBalance != null) {
+      settings.whiteBalance = cap.set(CAP_PROP_AUTO_WB, 0) && cap.set(CAP_PROP_WB_TEMPERATURE, options.whiteBalance);
+    }
+    return cap;
+  };
+
+  capture = open();
+  return {
+    settings,
+    async capture(): Promise<Frame> {
+      // A camera that was lost (unplugged) is opened again on the next capture.
+      capture ??= open();
+      let image: cv.Mat;
+      try {
+        for (let i = 0; i < stale; i++) capture.read();
+        image = capture.read();
+      } catch (err) {
+        capture.release();
+        capture = null;
+        throw new CameraError('camera/lost', `camera ${String(options.source)} stopped answering: ${String((err as Error).message ?? err)}`);
+      }
+      if (image.empty || image.rows === 0) {
+        capture.release();
+        capture = null;
+        throw new CameraError('camera/no_frame', `camera ${String(options.source)} gave no frame (unplugged, busy, or the end of the video)`);
+      }
+      return { image: cv.imencode('.jpg', image, [cv.IMWRITE_JPEG_QUALITY, quality]), width: image.cols, height: image.rows, capturedAt: Date.now() };
+    },
+    close() {
+      capture?.release();
+      capture = null;
+    },
+  };
+}
+
+const IMAGE_TYPES = new Set(['.jpg', '.jpeg', '.png', '.bmp', '.webp']);
+
+/**
+ * Replays a folder of still images in name order, one per capture, from the
+ * start again after the last (`loop`), or failing with `camera/no_frame`.
+ */
+export function openFolderCamera(folder: string, loop = true): Camera {
+  let files: string[];
+  try {
+    files = readdirSync(folder)
+      .filter((f) => IMAGE_TYPES.has(extname(f).toLowerCase()))
+      .sort()
+      .map((f) => join(folder, f))
+      .filter((f) => statSync(f).isFile());
+  } catch (err) {
+    throw new CameraError('camera/not_found', `cannot read the image folder ${folder}: ${(err as Error).message}`);
+  }
+  if (files.length === 0) throw new CameraError('camera/not_found', `the folder ${folder} holds no images (${[...IMAGE_TYPES].join(', ')})`);
+  let next = 0;
+  return {
+    async capture(): Promise<Frame> {
+      if (next >= files.length) {
+        if (!loop) throw new CameraError('camera/no_frame', `all ${files.length} images of ${folder} were replayed`);
+        next = 0;
+      }
+      const file = files[next++] as string;
+      const image = cv.imread(file);
+      if (image.empty) throw new CameraError('camera/no_frame', `${file} is not a readable image`);
+      return { image: cv.imencode('.jpg', image, [cv.IMWRITE_JPEG_QUALITY, 95]), width: image.cols, height: image.rows, capturedAt: Date.now() };
+    },
+  };
+}

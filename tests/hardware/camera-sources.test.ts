@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import cv from '../../src/hardware/opencv.js';
+import { openFolderCamera, openVideoCamera } from '../../src/hardware/camera-sources.js';
+
+let dir: string;
+
+/** A frame whose blue level tells which one it is. */
+const numbered = (i: number) => new cv.Mat(240, 320, cv.CV_8UC3).setTo(new cv.Vec3(40 * i, 80, 120));
+const blueOf = (jpeg: Buffer) => (cv.imdecode(jpeg).at(120, 160) as unknown as { x: number }).x;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dice-tower-camera-'));
+  const video = new cv.VideoWriter(join(dir, 'roll.avi'), cv.VideoWriter.fourcc('MJPG'), 10, new cv.Size(320, 240));
+  for (let i = 0; i < 4; i++) video.write(numbered(i));
+  video.release();
+  for (let i = 0; i < 3; i++) cv.imwrite(join(dir, `frame-${i}.png`), numbered(i));
+  writeFileSync(join(dir, 'notes.txt'), 'not an image');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('video camera (VideoCapture)', () => {
+  it('replays a video file frame by frame as JPEG frames, then reports the end', async () => {
+    const camera = openVideoCamera({ source: join(dir, 'roll.avi') });
+    const seen: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const frame = await camera.capture();
+      expect([frame.width, frame.height]).toEqual([320, 240]);
+      seen.push(blueOf(frame.image));
+    }
+    // MJPG is lossy: the levels come back within a few steps.
+    seen.forEach((b, i) => expect(Math.abs(b - 40 * i)).toBeLessThan(8));
+    await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/no_frame' });
+    camera.close();
+  });
+
+  it('names the camera it cannot open', async () => {
+    expect(() => openVideoCamera({ source: join(dir, 'missing.avi') })).toThrow(/missing\.avi does not exist/);
+    expect(() => openVideoCamera({ source: '/dev/video97' })).toThrow(/video97 does not exist/);
+  });
+});
+
+describe('folder camera', () => {
+  it('replays the images of a folder in name order, and loops', async () => {
+    const camera = openFolderCamera(dir);
+    const levels = [];
+    for (let i = 0; i < 4; i++) levels.push(blueOf((await camera.capture()).image));
+    expect(levels.map((b) => Math.round(b / 40))).toEqual([0, 1, 2, 0]);
+  });
+
+  it('stops at the end when not looping, and refuses a folder without images', async () => {
+    const camera = openFolderCamera(dir, false);
+    for (let i = 0; i < 3; i++) await camera.capture();
+    await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/no_frame' });
+    const empty = mkdtempSync(join(tmpdir(), 'dice-tower-empty-'));
+    expect(() => openFolderCamera(empty)).toThrow(/holds no images/);
+    expect(() => openFolderCamera(join(dir, 'nope'))).toThrow(/cannot read the image folder/);
+    rmSync(empty, { recursive: true });
+  });
+});
