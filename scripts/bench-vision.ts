@@ -6,12 +6,15 @@
  * the share of dice reported unreadable, and milliseconds per image (decode +
  * read, OpenCV on one thread). The last line is one JSON object of the figures.
  *
- *   npm run bench:vision -- <dataset-dir> [--limit N]
+ *   npm run bench:vision -- <dataset-dir> [--limit N] [--set key=value ...]
+ *
+ * `--set` overrides one numeric `VisionConfig` tunable for the run (repeatable),
+ * for trying a setting without editing the defaults.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cv from '../src/hardware/opencv.js';
-import { decodeFrame, readDiceInImage, type DieReading } from '../src/vision/index.js';
+import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage, type DieReading, type VisionConfig } from '../src/vision/index.js';
 
 interface LabelledDie {
   readonly value: number;
@@ -25,11 +28,23 @@ interface LabelledImage {
 }
 
 const args = process.argv.slice(2);
-const dir = args.find((a) => !a.startsWith('--'));
+const optionValues = new Set(args.flatMap((a, i) => (a === '--limit' || a === '--set' ? [i + 1] : [])));
+const dir = args.find((a, i) => !a.startsWith('--') && !optionValues.has(i));
 const limitAt = args.indexOf('--limit');
 const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
+const overrides: Record<string, number> = {};
+args.forEach((a, i) => {
+  if (a !== '--set') return;
+  const [key, value] = (args[i + 1] ?? '').split('=');
+  if (!key || !(key in DEFAULT_VISION_CONFIG) || !Number.isFinite(Number(value))) {
+    console.error(`bench:vision: --set needs key=number with a VisionConfig key, got "${args[i + 1]}"`);
+    process.exit(2);
+  }
+  overrides[key] = Number(value);
+});
+const config: VisionConfig = { ...DEFAULT_VISION_CONFIG, ...overrides };
 if (!dir) {
-  console.error('usage: npm run bench:vision -- <dataset-dir> [--limit N]');
+  console.error('usage: npm run bench:vision -- <dataset-dir> [--limit N] [--set key=value ...]');
   process.exit(2);
 }
 let labels: { images: LabelledImage[] };
@@ -55,7 +70,7 @@ const ms: number[] = [];
 for (const image of labels.images.filter((i) => i.dice.length > 0).slice(0, limit)) {
   const bytes = readFileSync(join(dir, image.file));
   const started = performance.now();
-  const reading = readDiceInImage(decodeFrame(bytes));
+  const reading = readDiceInImage(decodeFrame(bytes), config);
   ms.push(performance.now() - started);
   images++;
   const free = new Set<number>(reading.dice.map((_, i) => i));
@@ -105,6 +120,7 @@ const quantile = (q: number) => [...ms].sort((a, b) => a - b)[Math.min(ms.length
 const wrong = predictedWithValue - correct - falsePositives;
 const figures = {
   dataset: dir,
+  ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
   images,
   dice: labelled,
   recall: pct(correct, labelled),

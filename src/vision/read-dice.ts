@@ -10,8 +10,14 @@ import { VisionError, type DiceReader, type DiceReading, type DieReading, type P
 export interface VisionConfig {
   /** Weighted Lab distance from the tray floor above which a pixel is part of a die. Raise it when felt texture or shadows show up as dice; lower it when dark dice on a dark tray are missed. */
   readonly foregroundThreshold: number;
-  /** How much lightness counts against hue (0-1). Lower it when shadows are taken for dice. */
+  /** How much lightness counts against hue (0-1), and darker-than-floor lightness in the foreground test. Lower it when shadows are taken for dice. */
   readonly lightnessWeight: number;
+  /** How much brighter-than-floor lightness counts in the foreground test (0-1). Raise it when white dice on a light floor are missed; lower it when glare on the floor shows up as dice. */
+  readonly brighterWeight: number;
+  /** The floor is estimated on the frame shrunk by this factor. Raise it for speed on large frames. */
+  readonly floorScale: number;
+  /** Median window of the floor estimate, in shrunken pixels (odd). Raise it when big dice or crowded trays leak into the floor estimate. */
+  readonly floorKernel: number;
   /** Smallest and largest die edge in pixels. Widen when the camera sits lower or higher. */
   readonly dieSizeMin: number;
   readonly dieSizeMax: number;
@@ -19,6 +25,8 @@ export interface VisionConfig {
   readonly maxAspect: number;
   /** Share of its box a die's blob must fill (a square fills ~0.95, rounded corners ~0.9). */
   readonly minFill: number;
+  /** Depths (share of the blob's deepest point) at which a blob that is not one die is cut to part touching dice. Add deeper cuts when touching dice stay merged. */
+  readonly splitDepths: readonly number[];
   /** Side of the upright face patch the pips are counted on, pixels. */
   readonly facePatch: number;
   /** Share of the face, at each edge, ignored when counting pips (bevel, rounded corners). */
@@ -28,6 +36,21 @@ export interface VisionConfig {
   /** Pip area as a share of the face area, smallest and largest accepted. */
   readonly pipAreaMin: number;
   readonly pipAreaMax: number;
+  /** Longest/shortest side of a pip's box above which it is a side face's foreshortened pip, not a top pip. */
+  readonly pipMaxElongation: number;
+  /** Pips smaller than this share of the second-largest pip are ignored. Lower it when small-pip faces lose pips. */
+  readonly pipSizeSpread: number;
+  /** How far a pip may be from its layout cell, as a share of the layout's pitch. Raise it for strong perspective. */
+  readonly layoutTolerance: number;
+  /** Distance of the outer pips from the face centre along an axis, as a share of the face, smallest and largest accepted. Widen it when loose die boxes reject good faces. */
+  readonly pitchMin: number;
+  readonly pitchMax: number;
+  /** How far the pips' centroid may be from the face centre, as a share of the face. Raise it when top faces sit off-centre in their blob. */
+  readonly layoutCentreTolerance: number;
+  /** Confidence factor for each pip shed to reach a valid layout. Lower it when shedding leads to wrong values. */
+  readonly shedPenalty: number;
+  /** Confidence factor when blobs of the wrong size or shape were seen on the face. */
+  readonly strayPenalty: number;
   /** Below this confidence a die's value is reported as unreadable (null). */
   readonly minConfidence: number;
   readonly palette: Readonly<Record<string, Lab>>;
@@ -36,15 +59,27 @@ export interface VisionConfig {
 export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   foregroundThreshold: 22,
   lightnessWeight: 0.45,
+  brighterWeight: 0.9,
+  floorScale: 8,
+  floorKernel: 15,
   dieSizeMin: 24,
   dieSizeMax: 200,
-  maxAspect: 1.3,
-  minFill: 0.78,
+  maxAspect: 1.5,
+  minFill: 0.65,
+  splitDepths: [0.5, 0.65, 0.8],
   facePatch: 80,
   faceInset: 0.08,
   pipThreshold: 38,
   pipAreaMin: 0.006,
   pipAreaMax: 0.06,
+  pipMaxElongation: 1.8,
+  pipSizeSpread: 0.4,
+  layoutTolerance: 0.35,
+  pitchMin: 0.1,
+  pitchMax: 0.42,
+  layoutCentreTolerance: 0.25,
+  shedPenalty: 0.7,
+  strayPenalty: 0.8,
   minConfidence: 0.6,
   palette: DEFAULT_PALETTE,
 });
@@ -110,28 +145,115 @@ interface Blob {
   readonly size: number;
 }
 
-/** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
-function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; problems: string[] } {
-  const floor = medianLab(lab, 8);
-  const mask = distanceMap(lab, floor, cfg.lightnessWeight)
+/**
+ * Step 1a: the tray floor as seen under each pixel: a median over a window much
+ * larger than a die, computed on a shrunken copy (Lab, same size as `lab`).
+ * A local estimate follows uneven light, vignetting and a floor of two tones.
+ */
+function estimateFloor(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
+  const f = cfg.floorScale;
+  const small = lab.resize(Math.max(1, Math.round(lab.rows / f)), Math.max(1, Math.round(lab.cols / f)), 0, 0, cv.INTER_AREA);
+  return small.medianBlur(cfg.floorKernel).resize(lab.rows, lab.cols, 0, 0, cv.INTER_LINEAR);
+}
+
+/**
+ * Step 1b: how far each pixel is from the floor under it (8-bit, saturating).
+ * Darker than the floor counts less than brighter: shadows are darker floor.
+ */
+function floorDistance(lab: cv.Mat, floor: cv.Mat, cfg: VisionConfig): cv.Mat {
+  const [L, a, b] = lab.splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
+  const [L0, a0, b0] = floor.splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
+  // 8-bit L is in 1/2.55 units of L*; a and b are already in L*a*b* units.
+  return L.sub(L0)
+    .addWeighted(cfg.brighterWeight / 2.55, L0.sub(L), cfg.lightnessWeight / 2.55, 0)
+    .addWeighted(1, a.absdiff(a0), 1, 0)
+    .addWeighted(1, b.absdiff(b0), 1, 0);
+}
+
+function toBlob(rect: cv.RotatedRect): Blob {
+  return { rect, box: corners(rect), size: (rect.size.width + rect.size.height) / 2 };
+}
+
+/** A blob is one die lying flat when it is die-sized, about square and compact (its convex hull adds little). */
+function isOneDie(contour: cv.Contour, rect: cv.RotatedRect, cfg: VisionConfig): boolean {
+  const long = Math.max(rect.size.width, rect.size.height);
+  const short = Math.min(rect.size.width, rect.size.height);
+  if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) return false;
+  return contour.area / (long * short) >= cfg.minFill;
+}
+
+/**
+ * Step 1c: dice touching each other (or a die touching the tray wall) form one
+ * blob. Its distance transform, cut at rising depths, falls apart into one core
+ * per die; each core grown back by the cut depth is a die. Empty when no cut
+ * gives only die-shaped parts.
+ */
+function splitTouching(contour: cv.Contour, cfg: VisionConfig): Blob[] {
+  const r = contour.boundingRect();
+  if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return [];
+  const pad = 2;
+  const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x + pad, p.y - r.y + pad));
+  const filled = new cv.Mat(r.height + 2 * pad, r.width + 2 * pad, cv.CV_8U, 0);
+  filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
+  const dist = filled.distanceTransform(cv.DIST_L2, 3);
+  const deepest = dist.minMaxLoc().maxVal;
+  if (deepest * 2 < cfg.dieSizeMin * 0.8) return [];
+  for (const share of cfg.splitDepths) {
+    const depth = deepest * share;
+    const cores = dist.threshold(depth, 255, cv.THRESH_BINARY).convertTo(cv.CV_8U).findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+    const parts: Blob[] = [];
+    let ok = cores.length >= 1;
+    for (const core of cores) {
+      const c = core.minAreaRect();
+      const rect = new cv.RotatedRect(
+        new cv.Point2(c.center.x + r.x - pad, c.center.y + r.y - pad),
+        new cv.Size(c.size.width + 2 * depth, c.size.height + 2 * depth),
+        c.angle,
+      );
+      const long = Math.max(rect.size.width, rect.size.height);
+      const short = Math.min(rect.size.width, rect.size.height);
+      if (core.area < 4) continue;
+      if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) {
+        ok = false;
+        break;
+      }
+      parts.push(toBlob(rect));
+    }
+    if (ok && parts.length > 0) return parts;
+  }
+  return [];
+}
+
+/** Step 1d: pixels that are not tray floor (8-bit mask). Exported for debugging overlays. */
+export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
+  return floorDistance(lab, estimateFloor(lab, cfg), cfg)
     .threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY)
     .morphologyEx(KERNEL_3, cv.MORPH_OPEN)
     .morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+}
+
+/** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
+function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; problems: string[] } {
+  const mask = foregroundMask(lab, cfg);
   const blobs: Blob[] = [];
   const problems: string[] = [];
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   for (const contour of mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
     if (contour.area < minArea) continue; // specks of noise, not dice
     const rect = contour.minAreaRect();
-    const long = Math.max(rect.size.width, rect.size.height);
-    const short = Math.min(rect.size.width, rect.size.height);
-    const at = `at (${Math.round(rect.center.x)}, ${Math.round(rect.center.y)})`;
-    if (long > cfg.dieSizeMax || long / short > cfg.maxAspect || contour.area / (long * short) < cfg.minFill) {
-      problems.push(`an object ${at} is not a single die lying flat (${Math.round(long)}x${Math.round(short)} px)`);
+    if (isOneDie(contour, rect, cfg)) {
+      blobs.push(toBlob(rect));
       continue;
     }
-    if (short < cfg.dieSizeMin) continue;
-    blobs.push({ rect, box: corners(rect), size: (long + short) / 2 });
+    const parts = splitTouching(contour, cfg);
+    if (parts.length > 0) {
+      blobs.push(...parts);
+      continue;
+    }
+    const long = Math.max(rect.size.width, rect.size.height);
+    const short = Math.min(rect.size.width, rect.size.height);
+    if (long < cfg.dieSizeMin) continue;
+    problems.push(`an object at (${Math.round(rect.center.x)}, ${Math.round(rect.center.y)}) is not a single die lying flat (${Math.round(long)}x${Math.round(short)} px)`);
   }
   return { blobs, problems };
 }
@@ -143,36 +265,91 @@ function uprightFace(lab: cv.Mat, blob: Blob, side: number): cv.Mat {
   return lab.warpPerspective(cv.getPerspectiveTransform(src, dst), new cv.Size(side, side), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
 }
 
+interface Pip {
+  readonly x: number;
+  readonly y: number;
+  readonly area: number;
+}
+
+/**
+ * True when the pips form a standard die face: point-symmetric about their
+ * centroid with a pip on it exactly when the count is odd, the layout's pitch
+ * fits the face and the pips' size, and the centroid sits near the patch centre.
+ */
+function isPipLayout(pips: readonly Pip[], side: number, cfg: VisionConfig): boolean {
+  const n = pips.length;
+  if (n < 1 || n > 6) return false;
+  const cx = pips.reduce((s, p) => s + p.x, 0) / n;
+  const cy = pips.reduce((s, p) => s + p.y, 0) / n;
+  if (Math.hypot(cx - side / 2, cy - side / 2) > side * cfg.layoutCentreTolerance) return false;
+  const diameter = Math.sqrt(Math.max(...pips.map((p) => p.area)));
+  if (n === 1) return true;
+  // The farthest pip is a corner of the layout: it fixes the grid's pitch and turn (the face box may be turned a little).
+  const far = pips.reduce((f, p) => (Math.hypot(p.x - cx, p.y - cy) > Math.hypot(f.x - cx, f.y - cy) ? p : f));
+  const radius = Math.hypot(far.x - cx, far.y - cy);
+  const pitch = radius / Math.SQRT2;
+  if (pitch < side * cfg.pitchMin || pitch > side * cfg.pitchMax || pitch < diameter * 0.9) return false;
+  // Every standard layout is point-symmetric about its centre, with a pip on the centre exactly when the count is odd.
+  const tol = Math.max(2, pitch * cfg.layoutTolerance);
+  let central = 0;
+  for (const p of pips) {
+    if (Math.hypot(p.x - cx, p.y - cy) < tol) {
+      central++;
+      continue;
+    }
+    if (!pips.some((q) => q !== p && Math.hypot(q.x + p.x - 2 * cx, q.y + p.y - 2 * cy) < tol)) return false;
+  }
+  if (central !== n % 2) return false;
+  // n = 2 or 3: the outer pair is the diagonal, so a count cut short by missed pips (a 6's middle row) does not pass.
+  return n > 3 || pips.every((p) => Math.hypot(p.x - cx, p.y - cy) < tol || Math.abs(Math.hypot(p.x - cx, p.y - cy) - radius) < tol);
+}
+
 /** Step 3: face colour and pip count on the upright patch. */
 function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number } {
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
-  const inner = face.getRegion(new cv.Rect(inset, inset, side - 2 * inset, side - 2 * inset)).copy();
+  const innerSide = side - 2 * inset;
+  const inner = face.getRegion(new cv.Rect(inset, inset, innerSide, innerSide)).copy();
   // Pips cover at most ~15% of a face, so the median is the body colour.
   const body = medianLab(inner, 2);
-  const pipMask = distanceMap(inner, body, 1)
-    .threshold(cfg.pipThreshold, 255, cv.THRESH_BINARY)
+  const dist = distanceMap(inner, body, 1);
+  // Otsu splits pips from body on each face; the floor keeps a plain face from splitting its own noise.
+  const pipMask = dist
+    .threshold(0, 255, cv.THRESH_BINARY | cv.THRESH_OTSU)
+    .bitwiseAnd(dist.threshold(cfg.pipThreshold, 255, cv.THRESH_BINARY))
     .morphologyEx(KERNEL_3, cv.MORPH_OPEN);
   const faceArea = side * side;
-  const last = inner.cols - 1;
-  const areas = pipMask
-    .findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)
-    // Pips never reach the face's edge; what does is a rounded corner, felt or a neighbour.
-    .filter((c) => {
-      const r = c.boundingRect();
-      return r.x > 0 && r.y > 0 && r.x + r.width - 1 < last && r.y + r.height - 1 < last;
-    })
-    .map((c) => c.area / faceArea)
-    .filter((a) => a >= cfg.pipAreaMin * 0.5);
-  const pips = areas.filter((a) => a >= cfg.pipAreaMin && a <= cfg.pipAreaMax);
-  let confidence = pips.length >= 1 && pips.length <= 6 ? 1 : 0;
-  // Blobs of the wrong size (glare, chips, a merged pair of pips) make the count doubtful.
-  if (pips.length !== areas.length) confidence *= 0.4;
-  if (pips.length > 1) {
-    const mean = pips.reduce((s, a) => s + a, 0) / pips.length;
-    const spread = Math.max(...pips.map((a) => Math.abs(a - mean) / mean));
-    if (spread > 0.5) confidence *= 0.5;
+  const last = innerSide - 1;
+  const candidates: Pip[] = [];
+  let stray = 0;
+  for (const c of pipMask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
+    const r = c.boundingRect();
+    // Pips never reach the face's edge; what does is a rounded corner, a side face, felt or a neighbour.
+    if (r.x <= 0 || r.y <= 0 || r.x + r.width - 1 >= last || r.y + r.height - 1 >= last) continue;
+    const share = c.area / faceArea;
+    if (share < cfg.pipAreaMin * 0.5) continue;
+    const round = Math.max(r.width, r.height) / Math.max(1, Math.min(r.width, r.height)) <= cfg.pipMaxElongation;
+    if (share > cfg.pipAreaMax || share < cfg.pipAreaMin || !round) {
+      stray++;
+      continue;
+    }
+    const m = c.moments();
+    candidates.push({ x: m.m10 / m.m00 + inset, y: m.m01 / m.m00 + inset, area: c.area });
   }
+  // Pips of one face have one size (a 1 may be bigger, but it is alone): drop the ones much smaller than the typical pip.
+  const typical = [...candidates].sort((p, q) => q.area - p.area)[Math.min(1, candidates.length - 1)]?.area ?? 0;
+  let pips = candidates.filter((p) => p.area >= typical * cfg.pipSizeSpread);
+  stray += candidates.length - pips.length;
+  let confidence = 1;
+  // Side faces' pips sit at the edge of the patch: shed the outermost until the rest is a face layout.
+  while (pips.length > 0 && !isPipLayout(pips, side, cfg)) {
+    const far = pips.reduce((f, p) => (Math.hypot(p.x - side / 2, p.y - side / 2) > Math.hypot(f.x - side / 2, f.y - side / 2) ? p : f));
+    pips = pips.filter((p) => p !== far);
+    confidence *= cfg.shedPenalty;
+  }
+  // Shedding down to one pip finds a "1" in any face: a lone pip must have been alone from the start.
+  if (pips.length === 0 || (pips.length === 1 && confidence < 1)) confidence = 0;
+  if (stray > 0) confidence *= cfg.strayPenalty;
   return { body, pips: pips.length, confidence };
 }
 
@@ -233,3 +410,4 @@ export function createDiceReader(cfg: VisionConfig = DEFAULT_VISION_CONFIG): Dic
     },
   };
 }
+

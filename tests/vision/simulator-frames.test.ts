@@ -15,7 +15,7 @@ function scene(seed: number) {
 describe('vision v0 on simulator frames', () => {
   const FRAMES = 240;
 
-  it(`reads every die of ${FRAMES} seeded frames across the whole palette exactly`, () => {
+  it(`reads every die of ${FRAMES} seeded frames across the whole palette exactly`, { timeout: 300_000 }, () => {
     const failures: string[] = [];
     const seen = new Map<string, Set<number>>();
     let dice = 0;
