@@ -9,7 +9,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SeededRandom, type Camera, type Tower } from './hardware/index.js';
 import type { DiceReader, DiceReading } from './vision/index.js';
-import { GAMES, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
+import { GAMES, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
 
 /** A refusal the caller can show: bad request, rule refusal, busy tower, hardware fault. */
 export class TableError extends Error {
@@ -147,6 +147,8 @@ export class Table {
 
   create(gameId: string, players: readonly string[], options: Record<string, unknown> = {}, bots: readonly number[] = []): TableGame {
     const def = this.findGame(gameId);
+    const reserved = def ? null : findReserved(gameId);
+    if (reserved) throw new TableError('table/rules_unavailable', `Rules unavailable for ${reserved.name}: ${reserved.reason}`, 400);
     if (!def) throw new TableError('table/unknown_game', `There is no game called '${gameId}'.`, 400);
     const badBot = bots.find((b, i) => !Number.isInteger(b) || b < 0 || b >= players.length || bots.indexOf(b) !== i);
     if (badBot !== undefined) {

@@ -174,7 +174,7 @@ export const CatalogReply = {
   type: 'array',
   items: {
     type: 'object',
-    required: ['id', 'name', 'minPlayers', 'maxPlayers', 'summary', 'dice', 'options'],
+    required: ['id', 'name', 'minPlayers', 'maxPlayers', 'summary', 'available', 'dice', 'options'],
     properties: {
       id: { type: 'string' },
       name: { type: 'string' },
@@ -182,6 +182,9 @@ export const CatalogReply = {
       maxPlayers: { type: 'integer' },
       summary: { type: 'string' },
       secretThrows: { type: 'boolean' },
+      /** False for reserved ids whose rules are unavailable: listed, not playable. */
+      available: { type: 'boolean' },
+      reason: { type: 'string' },
       dice: {
         type: 'object',
         required: ['count', 'colours', 'sizes'],

@@ -2,7 +2,7 @@
  * What the API and the scoreboard see of a game: plain JSON built from the
  * table's record, with a board laid out for the game being played.
  */
-import type { AnyGameDef } from '../games/index.js';
+import { RESERVED_GAMES, type AnyGameDef } from '../games/index.js';
 import { gameResult, type RollRecord, type Table, type TableGame } from '../table.js';
 
 export interface RollView {
@@ -97,10 +97,26 @@ export function catalogEntry(def: AnyGameDef) {
     summary: def.summary,
     dice: def.dice,
     secretThrows: def.secretThrows === true,
+    available: true,
     options: def.optionSpecs,
   };
 }
 
-export const catalog = (table: Table) => table.catalog().map(catalogEntry);
+/** Every playable game, then the reserved ids whose rules are unavailable (listed, not playable). */
+export const catalog = (table: Table) => [
+  ...table.catalog().map(catalogEntry),
+  ...RESERVED_GAMES.map((g) => ({
+    id: g.id,
+    name: g.name,
+    minPlayers: 0,
+    maxPlayers: 0,
+    summary: `Rules unavailable. ${g.reason}`,
+    secretThrows: false,
+    available: false,
+    reason: g.reason,
+    dice: { count: 0, colours: [], sizes: [] },
+    options: [],
+  })),
+];
 
 export type GameView = ReturnType<typeof gameView>;

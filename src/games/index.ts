@@ -1,6 +1,7 @@
 /** Public surface of the rules engine: the game contract and every game. */
 export * from './types.js';
 export * from './dice-poker.js';
+export { RESERVED_GAMES, findReserved, type ReservedGame } from './reserved.js';
 
 import type { GameDef } from './types.js';
 import { dicePoker } from './dice-poker.js';

@@ -121,6 +121,16 @@ describe('REST API', () => {
     expect(poker.options).toContainEqual(expect.objectContaining({ name: 'upperBonusComparison', type: 'choice', default: '>=', choices: ['>=', '>'] }));
   });
 
+  it('lists the games whose rules are unavailable, and refuses to start them', async () => {
+    const catalog = (await app.inject('/api/games/catalog')).json();
+    const killer = catalog.find((g: { id: string }) => g.id === 'killer');
+    expect(killer).toMatchObject({ available: false, summary: expect.stringMatching(/^Rules unavailable/) });
+    expect(catalog.filter((g: { available: boolean }) => g.available).length).toBeGreaterThanOrEqual(19);
+    const { status, body } = await post('/api/games', { game: 'killer', players: ['Ann', 'Bob'] });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: 'table/rules_unavailable', message: expect.stringContaining('Rules unavailable for Killer') });
+  });
+
   it('takes any game action through /actions, and lists the open ones', async () => {
     const id = await newGame();
     const rolled = (await post(`/api/games/${id}/roll`, { values: [6, 6, 6, 2, 3] })).body;

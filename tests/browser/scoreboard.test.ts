@@ -425,7 +425,15 @@ describe('live scoreboard', () => {
   });
 
   it('lists the catalog in the new-game form with each game’s options, and sends only the options that were changed', async () => {
-    const catalog = (await (await fetch(`${base}/api/games/catalog`)).json()) as { id: string; name: string; summary: string; minPlayers: number; maxPlayers: number; options: AnyGameDef['optionSpecs'] }[];
+    const catalog = (await (await fetch(`${base}/api/games/catalog`)).json()) as {
+      id: string;
+      name: string;
+      summary: string;
+      minPlayers: number;
+      maxPlayers: number;
+      available: boolean;
+      options: AnyGameDef['optionSpecs'];
+    }[];
     const poker = catalog.find((g) => g.id === 'dice-poker');
     if (!poker) throw new Error('Dice Poker is not in the catalog');
 
@@ -433,9 +441,11 @@ describe('live scoreboard', () => {
     await page.getByTestId('game-over').getByRole('button', { name: 'Start a new game' }).click();
     await poll(() => page.getByTestId('no-game').isVisible()).toBe(true);
     const picker = page.getByTestId('game-picker');
-    await poll(() => picker.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]))).toEqual(
-      catalog.map((g) => [g.id, g.name]),
-    );
+    // Playable games first; the ids whose rules are unavailable are listed but cannot be chosen.
+    await poll(() =>
+      picker.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent, (o as HTMLOptionElement).disabled])),
+    ).toEqual(catalog.map((g) => [g.id, g.available ? g.name : `${g.name} — rules unavailable`, !g.available]));
+    expect(catalog.find((g) => g.id === 'killer')?.available).toBe(false);
     await picker.selectOption('dice-poker');
     await poll(() => text('game-summary')).toBe(poker.summary);
     expect(await text('game-players')).toContain('1–6 players');
@@ -464,18 +474,20 @@ describe('live scoreboard', () => {
 
     await page.getByTestId('player-name-0').fill('Kim');
     await page.getByTestId('player-name-1').fill('Lee');
+    await page.getByTestId('player-bot-1').check();
     await page.getByTestId('option-maxThrows').fill('2');
     await poll(() => page.locator('[data-option="maxThrows"]').getAttribute('class')).toContain('changed');
     await page.screenshot({ path: SCREENSHOT_SETUP });
 
     const request = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/games');
     await page.getByTestId('start-game').click();
-    expect((await request).postDataJSON()).toEqual({ game: 'dice-poker', players: ['Kim', 'Lee'], options: { maxThrows: 2 } });
+    expect((await request).postDataJSON()).toEqual({ game: 'dice-poker', players: ['Kim', 'Lee'], options: { maxThrows: 2 }, bots: [1] });
 
     await poll(() => text('current-player')).toBe('Kim');
     const id = await page.evaluate(() => document.body.dataset.gameId ?? '');
     const created = await getGame(id);
     expect(created.players).toEqual(['Kim', 'Lee']);
+    expect(created.bots).toEqual([1]);
     expect(created.state.options).toEqual({ ...Object.fromEntries(poker.options.map((o) => [o.name, o.default])), maxThrows: 2 });
     expect(panelValue(created, 'turn', 'Throw')).toBe('0 of 2');
     await poll(() => pagePanelValue('turn', 'Throw')).toBe('0 of 2');

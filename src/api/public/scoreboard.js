@@ -473,7 +473,7 @@ async function loadCatalog() {
 }
 
 /** The catalog entry chosen in the form. */
-const chosenEntry = () => (state.catalog ?? []).find((g) => g.id === $('game-picker').value) ?? null;
+const chosenEntry = () => (state.catalog ?? []).find((g) => g.id === $('game-picker').value && g.available !== false) ?? null;
 
 function renderSetup(game) {
   const missingPin = state.pinned !== null && !state.games.has(state.pinned);
@@ -488,9 +488,14 @@ function renderSetup(game) {
   const signature = catalog.map((g) => `${g.id}=${g.name}`).join('\n');
   if (picker.dataset.signature !== signature) {
     const keep = picker.value || game?.game || '';
-    picker.replaceChildren(...catalog.map((g) => h('option', { value: g.id }, g.name)));
+    // Games whose rules are not available are listed, greyed out, so nobody wonders where they are.
+    picker.replaceChildren(
+      ...catalog.map((g) =>
+        h('option', { value: g.id, disabled: g.available === false, title: g.reason ?? null }, g.available === false ? `${g.name} — rules unavailable` : g.name),
+      ),
+    );
     picker.dataset.signature = signature;
-    if (catalog.some((g) => g.id === keep)) picker.value = keep;
+    if (catalog.some((g) => g.id === keep && g.available !== false)) picker.value = keep;
   }
   picker.disabled = catalog.length === 0;
   const entry = chosenEntry();
@@ -507,7 +512,7 @@ function fillGameForm(entry) {
 
   // Keep the names already typed; add or trim inputs to fit the game.
   const list = $('player-inputs');
-  const names = [...list.querySelectorAll('input')].map((i) => i.value);
+  const names = [...list.querySelectorAll('input[name=player]')].map((i) => i.value);
   const want = entry ? Math.min(entry.maxPlayers, Math.max(entry.minPlayers, 2, names.filter(Boolean).length)) : 2;
   list.replaceChildren();
   for (let i = 0; i < want; i += 1) addPlayerInput(names[i] ?? '');
@@ -582,7 +587,15 @@ function markChanged(spec, input) {
 function addPlayerInput(value = '') {
   const list = $('player-inputs');
   const n = list.children.length + 1;
-  list.append(h('li', {}, h('input', { name: 'player', maxlength: 40, value, placeholder: `Player ${n}`, 'aria-label': `Player ${n}`, 'data-testid': `player-name-${n - 1}` })));
+  list.append(
+    h(
+      'li',
+      {},
+      h('input', { name: 'player', maxlength: 40, value, placeholder: `Player ${n}`, 'aria-label': `Player ${n}`, 'data-testid': `player-name-${n - 1}` }),
+      // A bot seat is played by the game's own bot (through the tower), to fill an empty chair.
+      h('label', { class: 'bot-seat', title: 'Played by the computer' }, h('input', { type: 'checkbox', name: 'bot', 'data-testid': `player-bot-${n - 1}` }), ' bot'),
+    ),
+  );
 }
 
 function updateAddPlayer() {
@@ -594,7 +607,7 @@ $('game-picker').addEventListener('change', () => render());
 $('add-player').addEventListener('click', () => {
   addPlayerInput();
   updateAddPlayer();
-  const inputs = $('player-inputs').querySelectorAll('input');
+  const inputs = $('player-inputs').querySelectorAll('input[name=player]');
   inputs[inputs.length - 1]?.focus();
 });
 $('cancel-setup').addEventListener('click', () => {
@@ -613,7 +626,11 @@ $('new-game-form').addEventListener('submit', async (e) => {
     toast('Choose a game first.');
     return;
   }
-  const players = [...$('player-inputs').querySelectorAll('input')].map((i) => i.value.trim()).filter(Boolean);
+  const seats = [...$('player-inputs').querySelectorAll('li')]
+    .map((li) => ({ name: li.querySelector('input[name=player]')?.value.trim() ?? '', bot: li.querySelector('input[name=bot]')?.checked === true }))
+    .filter((seat) => seat.name);
+  const players = seats.map((seat) => seat.name);
+  const bots = seats.flatMap((seat, i) => (seat.bot ? [i] : []));
   if (players.length < entry.minPlayers) {
     toast(entry.minPlayers === 1 ? 'Enter at least one player name.' : `${entry.name} needs at least ${entry.minPlayers} players.`);
     return;
@@ -633,10 +650,12 @@ $('new-game-form').addEventListener('submit', async (e) => {
   }
   const body = { game: entry.id, players };
   if (Object.keys(options).length > 0) body.options = options;
+  if (bots.length > 0) body.bots = bots;
   const created = await api('/api/games', body);
   if (!created) return;
   state.creating = false;
-  for (const input of $('player-inputs').querySelectorAll('input')) input.value = '';
+  for (const input of $('player-inputs').querySelectorAll('input[name=player]')) input.value = '';
+  for (const input of $('player-inputs').querySelectorAll('input[name=bot]')) input.checked = false;
   $('setup').dataset.game = '';
   if (state.pinned) pin(created.id);
   else render();
