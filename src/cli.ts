@@ -19,6 +19,9 @@ Options of serve (environment variables in brackets):
                      [DICE_TOWER_COLOURS] (default red; white, ivory, red, green,
                      blue, yellow, black, purple, grey)
   --roll-ms N        Duration of a simulated roll cycle in ms (default 1200)
+  --camera SOURCE    sim (default), a webcam (0, /dev/video0), a video file or a
+                     folder of images [DICE_TOWER_CAMERA]; a real camera without
+                     a tower mechanism reads dice thrown by hand
   --log-level LEVEL  fatal, error, warn, info, debug (default warn)
 `;
 
@@ -42,6 +45,7 @@ export async function main(argv: readonly string[]): Promise<number> {
             colours: { type: 'string' },
             'roll-ms': { type: 'string' },
             'log-level': { type: 'string' },
+            camera: { type: 'string' },
           },
           strict: true,
         });
@@ -53,6 +57,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           colours: parseColours(values.colours ?? env.DICE_TOWER_COLOURS ?? 'red'),
           rollMs: integer('roll-ms', values['roll-ms'] ?? '1200', 0, 60_000),
           logLevel: values['log-level'] ?? 'warn',
+          camera: values.camera ?? env.DICE_TOWER_CAMERA ?? 'sim',
         });
         return 0;
       }
