@@ -486,7 +486,8 @@ describe('registry', () => {
     expect(GAMES['dice-poker']).toBe(dicePoker);
     expect(findGame('dice-poker')).toBe(dicePoker);
     expect(findGame('toString')).toBeNull();
-    expect(findGame('yatzy')).toBeNull();
+    expect(findGame('go-fish')).toBeNull();
+    expect(findGame('yatzy')?.id).toBe('yatzy');
     expect(dicePoker).toMatchObject({ id: 'dice-poker', name: 'Dice Poker', minPlayers: 1, maxPlayers: 6 });
   });
 });
