@@ -3,6 +3,7 @@
  * above the tray. Both have a simulated implementation (the default) and real
  * ones; the rest of the system only sees these interfaces.
  */
+import type { TowerEventName, TowerListener } from './tower.js';
 
 /** Names of the die colours the simulator renders and the default palette knows. */
 export const DIE_COLOURS = ['white', 'ivory', 'red', 'green', 'blue', 'yellow', 'black', 'purple', 'grey'] as const;
@@ -34,6 +35,14 @@ export interface Tower {
    * with a `TowerError` on a fault (jam, disconnect).
    */
   roll(count: number): Promise<void>;
+  /** Sets the tray light, 0 (off) to 255. Optional: the simulator has no light. */
+  setLight?(level: number): Promise<void>;
+  /**
+   * Subscribes to `button`, `fault`, `connect` or `disconnect` (see `TowerEvents`
+   * in tower.ts for when each fires); returns the unsubscribe function.
+   * Optional: the simulator has no events.
+   */
+  on?<E extends TowerEventName>(event: E, listener: TowerListener<E>): () => void;
 }
 
 export class TowerError extends Error {
