@@ -7,7 +7,7 @@
  * so it can be replayed. (Durable storage is a later step.)
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { SeededRandom, type Camera, type Tower } from './hardware/index.js';
+import { SeededRandom, TowerError, type Camera, type Tower } from './hardware/index.js';
 import type { DiceReader, DiceReading } from './vision/index.js';
 import { GAMES, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
 
@@ -102,10 +102,54 @@ export class Table {
   private readonly botRandom: SeededRandom;
   private closed = false;
 
+  /** A game whose roll was cut short by a lost tower link: it is rolled again when the tower is back. */
+  private rollAfterReconnect: string | null = null;
+  private readonly unsubscribeTower: Array<() => void> = [];
+
   constructor(private readonly deps: TableDeps) {
     this.now = deps.now ?? Date.now;
     this.botRandom = new SeededRandom(deps.botSeed ?? 1);
     this.towerStatus = { kind: deps.tower.kind, state: 'ready', message: 'Tower ready', gameId: null };
+    this.listenToTower();
+  }
+
+  /** A real tower's events: its link (the scoreboard says when it is gone), faults, and the roll button. */
+  private listenToTower(): void {
+    const tower = this.deps.tower;
+    if (!tower.on) return;
+    this.unsubscribeTower.push(
+      tower.on('disconnect', ({ error }) => {
+        this.setTower('fault', `Tower disconnected (${error.message}); waiting for it to come back`, this.towerStatus.gameId);
+      }),
+      tower.on('connect', () => {
+        const pending = this.rollAfterReconnect;
+        this.rollAfterReconnect = null;
+        if (this.towerStatus.state !== 'rolling') this.setTower('ready', 'Tower connected', null);
+        // The roll the lost link cut short is asked for again: the game was left as it was.
+        if (pending && this.games.has(pending)) void this.roll(pending).catch(() => undefined);
+      }),
+      tower.on('fault', (error) => {
+        if (this.towerStatus.state !== 'rolling') this.setTower('fault', `Tower fault: ${error.message}`, null);
+      }),
+      tower.on('button', () => this.rollForButton()),
+    );
+  }
+
+  /**
+   * The tower's button: rolls for the game that waits for a throw (the most
+   * recently changed one). Nothing waits, or the tower is busy: a notice says so.
+   */
+  private rollForButton(): void {
+    const waiting = this.list()
+      .filter((g) => !this.definition(g).result(g.state) && this.definition(g).diceRequest(g.state) !== null)
+      .sort((a, b) => b.updatedAt - a.updatedAt)[0];
+    if (!waiting) {
+      this.emit({ type: 'notice', gameId: '', message: 'Button pressed, but no game is waiting for a roll.' });
+      return;
+    }
+    void this.roll(waiting.id).catch((err) => {
+      this.emit({ type: 'notice', gameId: waiting.id, message: `The button's roll did not happen: ${errorMessage(err)}` });
+    });
   }
 
   /** Listens to every change; returns the function that stops listening. */
@@ -172,6 +216,7 @@ export class Table {
   /** Stops every pending bot move (on shutdown). */
   close(): void {
     this.closed = true;
+    for (const off of this.unsubscribeTower.splice(0)) off();
     for (const timer of this.botTimers.values()) if (timer !== 'moving') clearTimeout(timer);
     this.botTimers.clear();
   }
@@ -287,6 +332,7 @@ export class Table {
         this.setTower('ready', 'Tower ready', null);
         throw err;
       }
+      if (err instanceof TowerError && err.code === 'tower/disconnected') this.rollAfterReconnect = id;
       const message = `Tower or camera fault: ${errorMessage(err)}`;
       this.setTower('fault', message, id);
       throw new TableError('tower/fault', message, 503);

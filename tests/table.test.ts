@@ -157,3 +157,64 @@ describe('bot seats', () => {
     table.close();
   });
 });
+
+/** A tower with events, driven by the test: unplug it mid-roll, plug it back, press its button. */
+function eventTower() {
+  const listeners = new Map<string, Array<(payload: unknown) => void>>();
+  let connected = true;
+  const tower = {
+    kind: 'test-hardware',
+    cycles: 0,
+    async roll() {
+      if (!connected) throw new TowerError('tower/disconnected', 'USB cable unplugged');
+      tower.cycles++;
+    },
+    on(event: string, listener: (payload: unknown) => void) {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+      return () => listeners.set(event, (listeners.get(event) ?? []).filter((l) => l !== listener));
+    },
+    emit(event: string, payload: unknown) {
+      for (const l of listeners.get(event) ?? []) l(payload);
+    },
+    unplug() {
+      connected = false;
+      tower.emit('disconnect', { error: new TowerError('tower/disconnected', 'USB cable unplugged') });
+    },
+    plugIn() {
+      connected = true;
+      tower.emit('connect', { firmware: 'DiceTower', mode: 'tower-sysex', path: '/dev/ttyACM0' });
+    },
+  };
+  return tower;
+}
+
+describe('a real tower\'s events', () => {
+  it('shows a lost link, keeps the game as it was, and rolls again once exactly when the tower is back', async () => {
+    const tower = eventTower();
+    const table = new Table({ tower: tower as unknown as Tower, camera, reader: scriptedReader([reading([2, 2, 3, 3, 4])]) });
+    const game = table.create('dice-poker', ['Ann']);
+    tower.unplug();
+    expect(table.tower()).toMatchObject({ state: 'fault', message: expect.stringContaining('Tower disconnected') });
+    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'tower/fault' });
+    expect(table.get(game.id).rolls).toHaveLength(0);
+    tower.plugIn();
+    await expect.poll(() => table.get(game.id).rolls.length).toBe(1);
+    expect(tower.cycles).toBe(1);
+    expect(table.tower().state).toBe('ready');
+    table.close();
+  });
+
+  it('starts the roll the game is waiting for when the button is pressed', async () => {
+    const tower = eventTower();
+    const table = new Table({ tower: tower as unknown as Tower, camera, reader: scriptedReader([reading([6, 6, 6, 6, 6])]) });
+    const notices: string[] = [];
+    table.subscribe((e) => { if (e.type === 'notice') notices.push(e.message); });
+    tower.emit('button', { at: 0 });
+    expect(notices).toEqual(['Button pressed, but no game is waiting for a roll.']);
+    const game = table.create('dice-poker', ['Ann']);
+    tower.emit('button', { at: 1 });
+    await expect.poll(() => table.get(game.id).rolls.length).toBe(1);
+    expect((table.get(game.id).state as { dice: number[] }).dice).toEqual([6, 6, 6, 6, 6]);
+    table.close();
+  });
+});
