@@ -22,6 +22,14 @@ Options of serve (environment variables in brackets):
   --camera SOURCE    sim (default), a webcam (0, /dev/video0), a video file or a
                      folder of images [DICE_TOWER_CAMERA]; a real camera without
                      a tower mechanism reads dice thrown by hand
+  --serial PORT      The tower's Arduino: auto (found by USB id) or a device
+                     path like /dev/ttyACM0 [DICE_TOWER_SERIAL]; needs --camera
+  --tower-tip DEG    Tray servo angle when tipping (default 150)
+  --tower-rest DEG   Tray servo angle at rest (default 30)
+  --tower-hold-ms N  How long the tray stays tipped (default 800)
+  --tower-return-ms N  How long the tray may take to be back in place before
+                     the cycle counts as a jam (default 1500)
+  --light N          Tray light level 0-255 (default 255)
   --log-level LEVEL  fatal, error, warn, info, debug (default warn)
 `;
 
@@ -46,6 +54,12 @@ export async function main(argv: readonly string[]): Promise<number> {
             'roll-ms': { type: 'string' },
             'log-level': { type: 'string' },
             camera: { type: 'string' },
+            serial: { type: 'string' },
+            'tower-tip': { type: 'string' },
+            'tower-rest': { type: 'string' },
+            'tower-hold-ms': { type: 'string' },
+            'tower-return-ms': { type: 'string' },
+            light: { type: 'string' },
           },
           strict: true,
         });
@@ -58,6 +72,12 @@ export async function main(argv: readonly string[]): Promise<number> {
           rollMs: integer('roll-ms', values['roll-ms'] ?? '1200', 0, 60_000),
           logLevel: values['log-level'] ?? 'warn',
           camera: values.camera ?? env.DICE_TOWER_CAMERA ?? 'sim',
+          serial: values.serial ?? env.DICE_TOWER_SERIAL ?? null,
+          towerTip: integer('tower-tip', values['tower-tip'] ?? '150', 0, 180),
+          towerRest: integer('tower-rest', values['tower-rest'] ?? '30', 0, 180),
+          towerHoldMs: integer('tower-hold-ms', values['tower-hold-ms'] ?? '800', 0, 10_000),
+          towerReturnMs: integer('tower-return-ms', values['tower-return-ms'] ?? '1500', 100, 10_000),
+          light: integer('light', values.light ?? '255', 0, 255),
         });
         return 0;
       }

@@ -3,7 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { statSync } from 'node:fs';
-import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower } from './hardware/index.js';
+import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
 import { createDiceReader } from './vision/index.js';
 import { Table } from './table.js';
 import { buildApp } from './api/app.js';
@@ -24,18 +24,53 @@ export interface ServeConfig {
    * tower mechanism means dice thrown by hand.
    */
   readonly camera: string;
+  /** The tower's serial port: null (no tower board), 'auto' (find the Arduino by USB id) or a device path. */
+  readonly serial: string | null;
+  /** Tray servo angles (degrees) and timings (ms) of a roll cycle on a real tower. */
+  readonly towerTip: number;
+  readonly towerRest: number;
+  readonly towerHoldMs: number;
+  readonly towerReturnMs: number;
+  /** Tray light level 0-255 on a real tower. */
+  readonly light: number;
 }
 
-/** The hardware the options name: the simulator, or a real camera over dice thrown by hand. */
-function hardware(config: ServeConfig): { tower: Tower; camera: Camera; description: string } {
+/**
+ * The hardware the options name: the simulator; a real camera over dice thrown
+ * by hand; or a real camera over a tower board on a serial port.
+ */
+async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Camera; description: string; close: () => Promise<void> }> {
   if (config.camera === 'sim') {
+    if (config.serial) throw new Error('a tower board (--serial) needs a real camera (--camera 0, /dev/video0...): the simulated camera only sees simulated dice');
     const sim = createSimulator({ seed: config.seed, colours: config.colours, rollMs: config.rollMs });
-    return { tower: sim.tower, camera: sim.camera, description: `simulated tower, seed ${config.seed}` };
+    return { tower: sim.tower, camera: sim.camera, description: `simulated tower, seed ${config.seed}`, close: async () => {} };
   }
   const source = /^\d+$/.test(config.camera) ? Number(config.camera) : config.camera;
   const isFolder = typeof source === 'string' && !source.startsWith('/dev/') && statSync(source, { throwIfNoEntry: false })?.isDirectory();
   const camera = isFolder ? openFolderCamera(source) : openVideoCamera({ source, width: 1280, height: 720 });
-  return { tower: createHandTower(), camera, description: `camera ${config.camera}, dice thrown by hand` };
+  const closeCamera = async () => ('close' in camera ? (camera as VideoCamera).close() : undefined);
+  if (!config.serial) return { tower: createHandTower(), camera, description: `camera ${config.camera}, dice thrown by hand`, close: closeCamera };
+  // johnny-five is loaded only when a board is used: it is slow to load and the simulator does not need it.
+  const { FirmataTower } = await import('./hardware/firmata-tower.js');
+  const { serialTransport } = await import('./hardware/serial-ports.js');
+  const tower = new FirmataTower({
+    openTransport: serialTransport({ path: config.serial }),
+    tipAngle: config.towerTip,
+    restAngle: config.towerRest,
+    holdMs: config.towerHoldMs,
+    returnTimeoutMs: config.towerReturnMs,
+  });
+  await tower.connect();
+  await tower.setLight(config.light);
+  return {
+    tower,
+    camera,
+    description: `tower on ${config.serial === 'auto' ? 'the Arduino found by USB id' : config.serial}, camera ${config.camera}`,
+    close: async () => {
+      await tower.close();
+      await closeCamera();
+    },
+  };
 }
 
 export const PACKAGE_VERSION: string = (
@@ -52,7 +87,7 @@ export function parseColours(text: string): DieColour[] {
 }
 
 export async function serve(config: ServeConfig) {
-  const { tower, camera, description } = hardware(config);
+  const { tower, camera, description, close } = await hardware(config);
   const table = new Table({ tower, camera, reader: createDiceReader(), botSeed: config.seed });
   const app = buildApp({ table, version: PACKAGE_VERSION }, { logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });
@@ -60,6 +95,7 @@ export async function serve(config: ServeConfig) {
   const { port } = app.server.address() as { port: number };
   // A plain line for the person at the console; the JSON log is for machines.
   process.stdout.write(`dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}; Ctrl+C stops)\n`);
+  app.addHook('onClose', close);
   const stop = async () => {
     await app.close();
     process.exit(0);

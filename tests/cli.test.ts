@@ -52,6 +52,9 @@ describe('dice-tower command', () => {
     [['serve', '--colours', 'red,pink'], /unknown die colour 'pink'/],
     [['serve', '--speed', '3'], /Unknown option '--speed'/],
     [['serve', '--camera', '/dev/video97', '--port', '0'], /video97 does not exist/],
+    [['serve', '--serial', 'auto', '--port', '0'], /needs a real camera/],
+    [['serve', '--serial', '/dev/ttyNOPE', '--camera', fileURLToPath(new URL('../fixtures/vision', import.meta.url)), '--port', '0'], /ttyNOPE/],
+    [['serve', '--light', '300'], /light must be a whole number from 0 to 255/],
     [['roll-all'], /unknown command 'roll-all'/],
   ])('refuses %j with a message naming the problem', async (argv, message) => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -3,3 +3,4 @@ export { SeededRandom } from './random.js';
 export { createSimulator, type Simulator, type SimulatorOptions } from './simulator/index.js';
 export { createHandTower } from './hand-tower.js';
 export { openFolderCamera, openVideoCamera, type VideoCamera, type VideoCameraOptions } from './camera-sources.js';
+export type { HardwareTower, TowerEvents, TowerEventName } from './tower.js';
