@@ -90,12 +90,13 @@ export async function serve(config: ServeConfig) {
   const { tower, camera, description, close } = await hardware(config);
   const table = new Table({ tower, camera, reader: createDiceReader(), botSeed: config.seed });
   const app = buildApp({ table, version: PACKAGE_VERSION }, { logger: { level: config.logLevel } });
+  // Hooks must be added before listening (Fastify refuses them after).
+  app.addHook('onClose', close);
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const { port } = app.server.address() as { port: number };
   // A plain line for the person at the console; the JSON log is for machines.
   process.stdout.write(`dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}; Ctrl+C stops)\n`);
-  app.addHook('onClose', close);
   const stop = async () => {
     await app.close();
     process.exit(0);

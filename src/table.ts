@@ -98,12 +98,17 @@ export class Table {
   private towerStatus: TowerStatus;
   private readonly now: () => number;
   /** Games whose bot seat is about to move or moving (one bot step at a time per game). */
-  private readonly botTimers = new Map<string, ReturnType<typeof setTimeout> | 'moving'>();
+  private readonly botTimers = new Map<string, { readonly timer: ReturnType<typeof setTimeout>; readonly version: number } | 'moving'>();
   private readonly botRandom: SeededRandom;
   private closed = false;
 
-  /** A game whose roll was cut short by a lost tower link: it is rolled again when the tower is back. */
-  private rollAfterReconnect: string | null = null;
+  /**
+   * The roll cut short by a lost tower link: made again when the tower is back,
+   * but only if nothing happened in that game meanwhile (same version).
+   */
+  private rollAfterReconnect: { readonly id: string; readonly version: number } | null = null;
+  /** The game the tower is rolling for: the lock (the status line is only what people see, and tower events rewrite it). */
+  private rollingFor: string | null = null;
   private readonly unsubscribeTower: Array<() => void> = [];
 
   constructor(private readonly deps: TableDeps) {
@@ -124,12 +129,12 @@ export class Table {
       tower.on('connect', () => {
         const pending = this.rollAfterReconnect;
         this.rollAfterReconnect = null;
-        if (this.towerStatus.state !== 'rolling') this.setTower('ready', 'Tower connected', null);
-        // The roll the lost link cut short is asked for again: the game was left as it was.
-        if (pending && this.games.has(pending)) void this.roll(pending).catch(() => undefined);
+        if (this.rollingFor === null) this.setTower('ready', 'Tower connected', null);
+        // The roll the lost link cut short is asked for again, unless the game moved on (dice typed in, another action).
+        if (pending && this.games.get(pending.id)?.version === pending.version) void this.roll(pending.id).catch(() => undefined);
       }),
       tower.on('fault', (error) => {
-        if (this.towerStatus.state !== 'rolling') this.setTower('fault', `Tower fault: ${error.message}`, null);
+        if (this.rollingFor === null) this.setTower('fault', `Tower fault: ${error.message}`, null);
       }),
       tower.on('button', () => this.rollForButton()),
     );
@@ -217,7 +222,7 @@ export class Table {
   close(): void {
     this.closed = true;
     for (const off of this.unsubscribeTower.splice(0)) off();
-    for (const timer of this.botTimers.values()) if (timer !== 'moving') clearTimeout(timer);
+    for (const pending of this.botTimers.values()) if (pending !== 'moving') clearTimeout(pending.timer);
     this.botTimers.clear();
   }
 
@@ -236,13 +241,21 @@ export class Table {
     if (!game || this.closed || game.bots.length === 0 || this.botTimers.has(id)) return;
     const seat = this.actingSeat(game);
     if (seat === null || !game.bots.includes(seat)) return;
-    this.botTimers.set(id, setTimeout(() => void this.botMove(id), this.deps.botDelayMs ?? 800));
+    this.armBot(id, game.version, this.deps.botDelayMs ?? 800);
   }
 
-  private async botMove(id: string): Promise<void> {
+  /** The bot moves after `delayMs` if the game is still at `version` then (nobody moved for it meanwhile). */
+  private armBot(id: string, version: number, delayMs: number): void {
+    this.botTimers.set(id, { timer: setTimeout(() => void this.botMove(id, version), delayMs), version });
+  }
+
+  private async botMove(id: string, version: number): Promise<void> {
     this.botTimers.set(id, 'moving');
     try {
       const game = this.get(id);
+      const seat = this.actingSeat(game);
+      // Someone acted in the meantime, or it is a person's turn now: the bot does nothing.
+      if (game.version !== version || seat === null || !game.bots.includes(seat)) return;
       const choice = this.definition(game).bot(game.state, () => this.botRandom.next());
       if (choice === null) await this.roll(id);
       else this.act(id, choice);
@@ -250,7 +263,7 @@ export class Table {
       // A busy tower is another game's roll: try again shortly. Anything else stops the bot and says why.
       if (err instanceof TableError && err.code === 'tower/busy') {
         this.botTimers.delete(id);
-        if (!this.closed) this.botTimers.set(id, setTimeout(() => void this.botMove(id), Math.max(this.deps.botDelayMs ?? 800, 50)));
+        if (!this.closed) this.armBot(id, version, Math.max(this.deps.botDelayMs ?? 800, 50));
         return;
       }
       this.emit({ type: 'notice', gameId: id, message: `The bot could not move: ${errorMessage(err)}` });
@@ -283,9 +296,7 @@ export class Table {
   act(id: string, action: { type: string }): TableGame {
     if (action.type === 'roll') throw new TableError('table/roll_via_roll', 'Dice values come in through the roll endpoint.', 400);
     const game = this.get(id);
-    if (this.towerStatus.state === 'rolling' && this.towerStatus.gameId === id) {
-      throw new TableError('tower/busy', 'The tower is rolling for this game; wait for the dice.', 409);
-    }
+    if (this.rollingFor === id) throw new TableError('tower/busy', 'The tower is rolling for this game; wait for the dice.', 409);
     return this.apply(game, action, null);
   }
 
@@ -299,7 +310,7 @@ export class Table {
     const request = this.definition(game).diceRequest(game.state) as DiceRequest | null;
     if (!request) throw new TableError('game/no_roll_expected', 'This game is not waiting for a roll now (score, hold or release instead).', 409);
     // One physical tower: no second tower roll, and no typed-in roll for the game it is rolling for.
-    if (this.towerStatus.state === 'rolling' && (!values || this.towerStatus.gameId === id)) {
+    if (this.rollingFor !== null && (!values || this.rollingFor === id)) {
       throw new TableError('tower/busy', 'The tower is already rolling; wait for that roll to finish.', 409);
     }
     if (values) {
@@ -310,6 +321,7 @@ export class Table {
     }
     const maxAttempts = this.deps.maxAttempts ?? 3;
     let lastProblems: readonly string[] = [];
+    this.rollingFor = id;
     try {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         this.setTower('rolling', attempt === 1 ? `Rolling ${request.count} dice` : `${lastProblems[0]} — rolling again`, id);
@@ -319,6 +331,8 @@ export class Table {
         if (reading.valid) {
           const vals = reading.dice.map((d) => d.value as number);
           const current = this.get(id);
+          // Nothing may change the game while its dice are in the air (the lock); if it did, do not apply stale dice.
+          if (current.version !== game.version) throw new TableError('table/game_changed', 'The game changed during the roll; its dice were not applied.', 409);
           const updated = this.apply(current, { type: 'roll', values: vals } as { type: string }, {
             request, values: vals, source: 'tower', reading, attempts: attempt, frame: frame.image,
           });
@@ -332,10 +346,12 @@ export class Table {
         this.setTower('ready', 'Tower ready', null);
         throw err;
       }
-      if (err instanceof TowerError && err.code === 'tower/disconnected') this.rollAfterReconnect = id;
+      if (err instanceof TowerError && err.code === 'tower/disconnected') this.rollAfterReconnect = { id, version: game.version };
       const message = `Tower or camera fault: ${errorMessage(err)}`;
       this.setTower('fault', message, id);
       throw new TableError('tower/fault', message, 503);
+    } finally {
+      this.rollingFor = null;
     }
     const message = `No valid reading after ${maxAttempts} rolls: ${lastProblems.join('; ')}`;
     this.setTower('fault', message, id);
@@ -375,6 +391,13 @@ export class Table {
     }
     const updated: TableGame = { ...game, state: next, actions: [...game.actions, action], rolls, version: game.version + 1, updatedAt: at };
     this.games.set(game.id, updated);
+    // A bot move armed for the old state is void; the new state decides who moves next.
+    const pending = this.botTimers.get(game.id);
+    if (pending && pending !== 'moving') {
+      clearTimeout(pending.timer);
+      this.botTimers.delete(game.id);
+    }
+    if (this.rollAfterReconnect?.id === game.id) this.rollAfterReconnect = null;
     this.emit({ type: 'game', game: updated });
     this.wakeBot(game.id);
     return updated;

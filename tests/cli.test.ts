@@ -27,6 +27,20 @@ describe('dice-tower command', () => {
     expect(await health.json()).toMatchObject({ status: 'ok', tower: { kind: 'simulated' } });
     const page = await fetch(`${url}/`);
     expect(await page.text()).toContain('<title>');
+    // Nothing went wrong after the start-up line, and the server is still up.
+    expect(out).not.toMatch(/dice-tower:|error/i);
+    expect(child.exitCode).toBeNull();
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout?.on('data', (chunk) => (out += String(chunk)));
+    child.stderr?.on('data', (chunk) => (out += String(chunk)));
+    await expect.poll(() => out, { timeout: 30_000 }).toMatch(/scoreboard on/);
+    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 
   it('reads dice thrown by hand from a real camera source (a folder of frames stands in for the webcam)', async () => {

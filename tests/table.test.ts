@@ -218,3 +218,54 @@ describe('a real tower\'s events', () => {
     table.close();
   });
 });
+
+describe('races between the tower, the operator and bots', () => {
+  it('does not roll again on reconnect when the dice were typed in meanwhile', async () => {
+    const tower = eventTower();
+    const table = new Table({ tower: tower as unknown as Tower, camera, reader: scriptedReader([reading([6, 6, 6, 6, 6])]) });
+    const game = table.create('dice-poker', ['Ann']);
+    tower.unplug();
+    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'tower/fault' });
+    await table.roll(game.id, [1, 2, 3, 4, 5]);
+    tower.plugIn();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(tower.cycles).toBe(0);
+    expect(table.get(game.id).rolls.map((r) => r.source)).toEqual(['manual']);
+    expect((table.get(game.id).state as { dice: number[] }).dice).toEqual([1, 2, 3, 4, 5]);
+    table.close();
+  });
+
+  it('keeps the game locked while its dice are in the air, even when a tower event rewrites the status', async () => {
+    const tower = eventTower();
+    let release: (f: Frame) => void = () => {};
+    const slowCamera: Camera = { capture: () => new Promise<Frame>((resolve) => (release = resolve)) };
+    const table = new Table({ tower: tower as unknown as Tower, camera: slowCamera, reader: scriptedReader([reading([6, 6, 6, 6, 6])]) });
+    const game = table.create('dice-poker', ['Ann']);
+    const rolling = table.roll(game.id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    tower.unplug(); // the link drops after the cycle, while the camera is still busy
+    tower.plugIn();
+    await expect(table.roll(game.id, [1, 2, 3, 4, 5])).rejects.toMatchObject({ code: 'tower/busy' });
+    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'tower/busy' });
+    release(frame);
+    const after = await rolling;
+    expect(after.rolls.map((r) => r.source)).toEqual(['tower']);
+    expect((after.state as { throwsTaken: number }).throwsTaken).toBe(1);
+    table.close();
+  });
+
+  it('cancels a bot move armed for a turn someone else played', async () => {
+    const tower = countingTower();
+    const table = new Table({ tower, camera, reader: scriptedReader([]), botDelayMs: 60 });
+    const game = table.create('dice-poker', ['Ann', 'Robot'], {}, [1]);
+    await table.roll(game.id, [2, 3, 4, 5, 6]);
+    table.act(game.id, { type: 'score', category: 'largeStraight' } as { type: string });
+    // The operator plays the robot's turn by hand before its delay is over.
+    await table.roll(game.id, [1, 1, 1, 1, 2]);
+    table.act(game.id, { type: 'score', category: 'aces' } as { type: string });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(tower.rolls).toEqual([]);
+    expect((table.get(game.id).state as { current: number; throwsTaken: number })).toMatchObject({ current: 0, throwsTaken: 0 });
+    table.close();
+  });
+});
