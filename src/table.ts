@@ -94,6 +94,11 @@ export class Table {
   private readonly frames = new Map<string, Map<number, Buffer>>();
   /** Per game, one secret token per seat: the key to that player's private page. */
   private readonly seatTokens = new Map<string, string[]>();
+  /**
+   * Seats whose private page has been opened: their link is no longer handed
+   * out (claim once), so another player cannot pick it up later.
+   */
+  private readonly seatsClaimed = new Map<string, Set<number>>();
   private readonly listeners = new Set<(e: TableEvent) => void>();
   private towerStatus: TowerStatus;
   private readonly now: () => number;
@@ -279,6 +284,25 @@ export class Table {
     return this.seatTokens.get(this.get(id).id) ?? [];
   }
 
+  /** Whether each seat's private page has been opened (its link is then no longer handed out). */
+  seatClaims(id: string): boolean[] {
+    const claimed = this.seatsClaimed.get(this.get(id).id);
+    return this.get(id).players.map((_, seat) => claimed?.has(seat) ?? false);
+  }
+
+  /**
+   * A new token for a seat (a player lost their phone, or someone else opened
+   * the link first): the old link stops working and the new one can be handed out.
+   */
+  reissueSeat(id: string, seat: number): void {
+    const game = this.get(id);
+    const tokens = this.seatTokens.get(game.id);
+    if (!tokens || seat < 0 || seat >= tokens.length) throw new TableError('table/no_such_seat', `Game '${id}' has no seat ${seat}.`, 404);
+    tokens[seat] = randomBytes(18).toString('base64url');
+    this.seatsClaimed.get(game.id)?.delete(seat);
+    this.emit({ type: 'game', game });
+  }
+
   /** Checks a seat's token; throws a 403 TableError naming the seat when it does not match. */
   checkSeat(id: string, seat: number, token: string): TableGame {
     const game = this.get(id);
@@ -288,6 +312,13 @@ export class Table {
     const b = Buffer.from(token);
     if (a.length !== b.length || !timingSafeEqual(a, b)) {
       throw new TableError('table/bad_seat_token', `That is not the token of seat ${seat}; open the link this player was given.`, 403);
+    }
+    const claimed = this.seatsClaimed.get(game.id) ?? new Set<number>();
+    if (!claimed.has(seat)) {
+      claimed.add(seat);
+      this.seatsClaimed.set(game.id, claimed);
+      // The scoreboard takes the seat's QR code down.
+      this.emit({ type: 'game', game });
     }
     return game;
   }

@@ -54,7 +54,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     return reply.status(500).send({ statusCode: 500, code: 'api/internal', error: 'Internal Server Error', message: 'Something went wrong on the server; the game state is unchanged.' });
   });
 
-  app.register(fastifyWebsocket);
+  // The feed takes no messages worth more than a few bytes: cap what a client may send.
+  app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   app.register(fastifyStatic, { root: PUBLIC_DIR, index: 'index.html' });
 
   // One serialised message per change, sent to every scoreboard.
@@ -158,13 +159,23 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
     api.get<{ Params: IdParams & { seat: number } }>(
       '/api/games/:id/seats/:seat/qr.svg',
-      { schema: { params: SeatParams, response: { 404: { $ref: 'ErrorReply#' } } } },
+      { schema: { params: SeatParams, response: { 404: { $ref: 'ErrorReply#' }, 410: { $ref: 'ErrorReply#' } } } },
       async (request, reply) => {
         const link = seatLinks(table, table.get(request.params.id))[request.params.seat];
         if (!link) throw new TableError('table/no_such_seat', `Game '${request.params.id}' has no seat ${request.params.seat}.`, 404);
+        if (!link.path) throw new TableError('table/seat_claimed', `Seat ${request.params.seat}'s page is already open; its link is no longer shown.`, 410);
         const origin = `${request.protocol}://${request.host}`;
         const svg = await QRCode.toString(`${origin}${link.path}`, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
         return reply.type('image/svg+xml').header('cache-control', 'no-store').send(svg);
+      },
+    );
+
+    api.post<{ Params: IdParams & { seat: number } }>(
+      '/api/games/:id/seats/:seat/reissue',
+      { schema: { params: SeatParams, response: { 200: SeatLinksReply, 404: { $ref: 'ErrorReply#' } } } },
+      async (request) => {
+        table.reissueSeat(request.params.id, request.params.seat);
+        return seatLinks(table, table.get(request.params.id));
       },
     );
 

@@ -26,6 +26,7 @@ export const GameViewSchema = {
     players: { type: 'array', items: { type: 'string' } },
     bots: { type: 'array', items: { type: 'integer' } },
     secretThrows: { type: 'boolean' },
+    seatsClaimed: { type: 'array', items: { type: 'boolean' } },
     viewer: { type: ['integer', 'null'] },
     version: { type: 'integer' },
     createdAt: { type: 'number' },
@@ -218,7 +219,7 @@ export const SeatLinksReply = {
   type: 'array',
   items: {
     type: 'object',
-    required: ['seat', 'name', 'path'],
-    properties: { seat: { type: 'integer' }, name: { type: 'string' }, path: { type: 'string' } },
+    required: ['seat', 'name', 'claimed', 'path'],
+    properties: { seat: { type: 'integer' }, name: { type: 'string' }, claimed: { type: 'boolean' }, path: { type: ['string', 'null'] } },
   },
 } as const;

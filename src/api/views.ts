@@ -63,6 +63,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     bots: game.bots,
     /** Some throws are secret: each player follows their own dice on their private page. */
     secretThrows: def.secretThrows === true,
+    /** Whether each seat has opened its private page (its QR code is then taken down). */
+    seatsClaimed: table.seatClaims(game.id),
     viewer,
     version: game.version,
     createdAt: game.createdAt,
@@ -78,12 +80,17 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
   };
 }
 
-/** Links to every seat's private page (each with its token) for a game. */
+/**
+ * Links to the seats' private pages, each with its token, for the seats whose
+ * page has not been opened yet (claim once: a claimed link is no longer shown).
+ */
 export function seatLinks(table: Table, game: TableGame) {
+  const claims = table.seatClaims(game.id);
   return table.seatTokensOf(game.id).map((token, seat) => ({
     seat,
     name: game.players[seat] ?? '',
-    path: `/player.html?game=${game.id}&seat=${seat}&token=${encodeURIComponent(token)}`,
+    claimed: claims[seat] === true,
+    path: claims[seat] ? null : `/player.html?game=${game.id}&seat=${seat}&token=${encodeURIComponent(token)}`,
   }));
 }
 

@@ -77,6 +77,26 @@ describe('private seats and secret throws', () => {
     expect((await get(`/api/games/${id}/seats/0`)).status).toBe(400);
   });
 
+  it('hands each seat link out until its page is opened (claim once), and can reissue it', async () => {
+    const id = (await app.inject({ method: 'POST', url: '/api/games', payload: { game: 'secret-duel', players: ['Ann', 'Bob'] } })).json().id;
+    const seats = (await get(`/api/games/${id}/seats`)).body as Array<{ path: string }>;
+    const annPath = seats[0]?.path ?? '';
+    const annToken = new URLSearchParams(annPath.split('?')[1]).get('token') ?? '';
+    expect((await get(`/api/games/${id}/seats/0?token=${annToken}`)).status).toBe(200);
+    // Ann's link is no longer handed out, Bob's still is.
+    const after = (await get(`/api/games/${id}/seats`)).body as Array<{ claimed: boolean; path: string | null }>;
+    expect(after.map((s) => [s.claimed, s.path === null])).toEqual([[true, true], [false, false]]);
+    expect((await get(`/api/games/${id}/seats/0/qr.svg`)).status).toBe(410);
+    expect((await get(`/api/games/${id}`)).body.seatsClaimed).toEqual([true, false]);
+    // Ann still sees her page with her token.
+    expect((await get(`/api/games/${id}/seats/0?token=${annToken}`)).status).toBe(200);
+    // Reissued: the old link stops working, a new one is handed out.
+    const reissued = (await app.inject({ method: 'POST', url: `/api/games/${id}/seats/0/reissue` })).json() as Array<{ path: string | null }>;
+    expect(reissued[0]?.path).not.toBeNull();
+    expect(reissued[0]?.path).not.toEqual(annPath);
+    expect((await get(`/api/games/${id}/seats/0?token=${annToken}`)).status).toBe(403);
+  });
+
   it('draws a QR code of each seat link', async () => {
     const id = (await app.inject({ method: 'POST', url: '/api/games', payload: { game: 'secret-duel', players: ['Ann', 'Bob'] } })).json().id;
     const qr = await get(`/api/games/${id}/seats/1/qr.svg`);

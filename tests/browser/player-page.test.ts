@@ -59,6 +59,12 @@ describe('private player page', () => {
       await expect.poll(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     }
     expect(await page.getByTestId('seat-links').textContent()).toContain('Bob');
+    // Once Bob opens his page, his code comes down; Ann's stays until she opens hers.
+    const seats = (await (await fetch(`${base}/api/games/${id}/seats`)).json()) as Array<{ path: string }>;
+    const bob = await browser.newPage();
+    await bob.goto(`${base}${seats[1]?.path}`);
+    await expect.poll(() => page.getByTestId('seat-qr-1').count()).toBe(0);
+    expect(await page.getByTestId('seat-qr-0').count()).toBe(1);
   });
 
   it('says so when the link is wrong', async () => {

@@ -223,10 +223,10 @@ function onMessage(msg) {
   render();
 }
 
-/** Keeps the newest version of a game (feed and REST replies may cross). */
+/** Keeps the newest version of a game (feed and REST replies may cross); the same version may come again with new seat claims. */
 function upsertGame(game, rerender = true) {
   const known = state.games.get(game.id);
-  if (known && known.version >= game.version) return;
+  if (known && known.version > game.version) return;
   state.games.set(game.id, game);
   if (rerender) render();
 }
@@ -390,16 +390,19 @@ function render() {
  */
 function renderSeatLinks(game) {
   const section = $('seat-links');
-  section.hidden = !game.secretThrows || isOver(game);
-  if (section.hidden || section.dataset.gameId === game.id) return;
-  section.dataset.gameId = game.id;
+  const open = (game.seatsClaimed ?? []).map((claimed, seat) => (claimed ? -1 : seat)).filter((seat) => seat >= 0);
+  section.hidden = !game.secretThrows || isOver(game) || open.length === 0;
+  // Claim once: a seat's code comes down as soon as its page is opened, so nobody else can pick it up later.
+  const signature = `${game.id}:${open.join(',')}`;
+  if (section.hidden || section.dataset.signature === signature) return;
+  section.dataset.signature = signature;
   $('seat-codes').replaceChildren(
-    ...game.players.map((name, seat) =>
+    ...open.map((seat) =>
       h(
         'figure',
         { class: 'seat-code' },
-        h('img', { src: `/api/games/${game.id}/seats/${seat}/qr.svg`, alt: `QR code of ${name}'s private page`, 'data-testid': `seat-qr-${seat}` }),
-        h('figcaption', {}, name),
+        h('img', { src: `/api/games/${game.id}/seats/${seat}/qr.svg`, alt: `QR code of ${game.players[seat]}'s private page`, 'data-testid': `seat-qr-${seat}` }),
+        h('figcaption', {}, game.players[seat]),
       ),
     ),
   );
@@ -918,7 +921,8 @@ function renderControls(game, busy) {
   $('roll-hint').textContent = hint;
 
   const manual = $('manual');
-  manual.hidden = !req;
+  // A secret throw is never typed in front of the room.
+  manual.hidden = !req || req.secret === true;
   const input = $('manual-values');
   const placeholder = req ? `${req.count} value${req.count === 1 ? '' : 's'}, e.g. ${'351624351624'.slice(0, Math.min(req.count, 12))}` : '';
   if (input.placeholder !== placeholder) input.placeholder = placeholder;
