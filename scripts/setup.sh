@@ -20,8 +20,9 @@ for arg in "$@"; do
 done
 
 # --- Node.js -----------------------------------------------------------------
-node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-[ "$node_major" -ge 20 ] || die "Node.js 20 or newer is needed (found: $(node --version 2>/dev/null || echo none))."
+# vite and vitest need 20.19 or newer (package.json "engines").
+node_ok=$(node -p 'const [a, b] = process.versions.node.split(".").map(Number); a > 20 || (a === 20 && b >= 19)' 2>/dev/null || echo false)
+[ "$node_ok" = true ] || die "Node.js 20.19 or newer is needed (found: $(node --version 2>/dev/null || echo none))."
 say "Node.js $(node --version) found."
 
 # --- System packages -----------------------------------------------------------
@@ -54,7 +55,8 @@ export PATH="/usr/lib/ccache:$PATH"
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 export OPENCV4NODEJS_DISABLE_AUTOBUILD=1
 export OPENCV_INCLUDE_DIR=/usr/include/opencv4
-export OPENCV_LIB_DIR=/usr/lib/x86_64-linux-gnu
+# Debian's multiarch library directory: x86_64-linux-gnu on a PC, aarch64-linux-gnu on a Raspberry Pi 4/5.
+export OPENCV_LIB_DIR="/usr/lib/$(gcc -print-multiarch)"
 export OPENCV_BIN_DIR=/usr/bin
 export JOBS="$(nproc)"
 
