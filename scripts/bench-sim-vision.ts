@@ -8,10 +8,12 @@
  */
 import { DIE_COLOURS, SeededRandom } from '../src/hardware/index.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../src/hardware/simulator/index.js';
+import cv from '../src/hardware/opencv.js';
 import { createDiceReader } from '../src/vision/index.js';
 
 const frames = Number(process.argv[2] ?? 300);
 const firstSeed = Number(process.argv[3] ?? 100_000);
+cv.setNumThreads(1);
 const reader = createDiceReader();
 const readMs: number[] = [];
 const renderMs: number[] = [];
