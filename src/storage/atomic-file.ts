@@ -1,0 +1,44 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+
+/** Suffix of the temporary files `writeFileAtomic` writes first (swept at open after a crash). */
+export const TEMP_SUFFIX = '.tmp';
+
+/**
+ * Writes `bytes` to `path` so that a reader (or a restart after a crash) sees
+ * either the old file or the whole new one, never a part: write a temporary
+ * file beside it, fsync it, rename it over the target, fsync the directory so
+ * the rename itself is durable. On failure the temporary file is removed and
+ * the fs error is thrown.
+ */
+export function writeFileAtomic(path: string, bytes: Uint8Array): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+  let fd: number | null = null;
+  try {
+    fd = openSync(temp, 'wx');
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = null;
+    renameSync(temp, path);
+  } catch (err) {
+    if (fd !== null) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  syncDirectory(dir);
+}
+
+/** Makes a directory's entries (a rename, a new file) durable. */
+export function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

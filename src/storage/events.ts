@@ -1,0 +1,64 @@
+import type { RollRecord } from '../table.js';
+
+/** A new game: everything `Table.create` needs to set it up again (its id is the event's `gameId`, its creation time the event's `at`). */
+export interface GameCreatedPayload {
+  /** The rules' id (`yatzy`, `mexico`...). */
+  readonly game: string;
+  readonly players: readonly string[];
+  readonly bots: readonly number[];
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** A decision applied to a game (hold, score, bid...); never a roll, which is a `game/roll` event. */
+export interface GameActionPayload {
+  /** The action as the game's rules take it: its `type` and its arguments. */
+  readonly action: { readonly type: string } & Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A roll applied to a game. Replay applies `{ type: 'roll', values: roll.values }`
+ * and keeps `roll` as the game's roll record: one event, so a roll is on
+ * record whole or not at all.
+ */
+export interface GameRollPayload {
+  readonly roll: RollRecord;
+  /** The camera frame, relative to the data directory (from `saveFrame`), or null (typed-in roll, no frame). */
+  readonly frame: string | null;
+}
+
+export interface PayloadByType {
+  readonly 'game/created': GameCreatedPayload;
+  readonly 'game/action': GameActionPayload;
+  readonly 'game/roll': GameRollPayload;
+}
+
+export type EventType = keyof PayloadByType;
+
+export const EVENT_TYPES: readonly EventType[] = ['game/created', 'game/action', 'game/roll'];
+
+/** An event to append. `at` is ms since the epoch, from the caller's clock (the table's `now`). */
+export type NewEvent = {
+  readonly [T in EventType]: { readonly gameId: string; readonly type: T; readonly payload: PayloadByType[T]; readonly at: number };
+}[EventType];
+
+/** An event as it is on record. */
+export type StoredEvent = NewEvent & {
+  /** Global position in the log: 1, 2, 3..., across all games. */
+  readonly seq: number;
+  readonly prevHash: string;
+  readonly hash: string;
+};
+
+export type StoredCreated = Extract<StoredEvent, { type: 'game/created' }>;
+export type StoredStep = Extract<StoredEvent, { type: 'game/action' | 'game/roll' }>;
+
+/** One game as the log has it: its setup, then its actions and rolls in the order they were applied. */
+export interface StoredGame {
+  readonly id: string;
+  readonly created: StoredCreated;
+  readonly steps: readonly StoredStep[];
+}
+
+export type ChainCheck =
+  | { readonly ok: true; readonly events: number; readonly head: string }
+  | { readonly ok: false; readonly badSeq: number; readonly reason: string };
