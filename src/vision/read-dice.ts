@@ -31,13 +31,17 @@ export interface VisionConfig {
   readonly facePatch: number;
   /** Share of the face, at each edge, ignored when counting pips (bevel, rounded corners). */
   readonly faceInset: number;
-  /** Lab distance from the face colour above which a pixel belongs to a pip. Lower it for low-contrast pips. */
-  readonly pipThreshold: number;
+  /** Lab distances from the face colour above which a pixel belongs to a pip, each tried in turn. Add lower ones for low-contrast pips, higher ones when pips run together. */
+  readonly pipThresholds: readonly number[];
   /** Pip area as a share of the face area, smallest and largest accepted. */
   readonly pipAreaMin: number;
   readonly pipAreaMax: number;
   /** Longest/shortest side of a pip's box above which it is a side face's foreshortened pip, not a top pip. */
   readonly pipMaxElongation: number;
+  /** A pip's area as a share of its convex hull's, smallest accepted (a disc fills it). Raise it when letters or logos are read as pips. */
+  readonly pipMinSolidity: number;
+  /** How far a lone pip may be from the face centre to be a 1, as a share of the face. */
+  readonly oneCentreTolerance: number;
   /** Pips smaller than this share of the second-largest pip are ignored. Lower it when small-pip faces lose pips. */
   readonly pipSizeSpread: number;
   /** How far a pip may be from its layout cell, as a share of the layout's pitch. Raise it for strong perspective. */
@@ -51,6 +55,16 @@ export interface VisionConfig {
   readonly shedPenalty: number;
   /** Confidence factor when blobs of the wrong size or shape were seen on the face. */
   readonly strayPenalty: number;
+  /** How far (degrees) a 2's to 5's outer pips may be from the face's diagonals. Raise it when dice boxes sit turned against the faces. */
+  readonly diagonalTolerance: number;
+  /** Pitch of a lone pip's would-be grid (where a 3's or 5's other pips sit), as a share of the face. */
+  readonly onePitch: number;
+  /** Radius of the disc sampled at each pip and pip spot, as a share of the pip's radius. */
+  readonly gridProbe: number;
+  /** An empty pip-grid point whose contrast exceeds this share of the faintest read pip's makes the value doubtful. Lower it for fewer wrong values. */
+  readonly emptyGridRatio: number;
+  /** Confidence factor for a doubtful empty grid point. */
+  readonly emptyGridPenalty: number;
   /** Below this confidence a die's value is reported as unreadable (null). */
   readonly minConfidence: number;
   readonly palette: Readonly<Record<string, Lab>>;
@@ -69,10 +83,12 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   splitDepths: [0.5, 0.65, 0.8],
   facePatch: 80,
   faceInset: 0.08,
-  pipThreshold: 38,
+  pipThresholds: [38, 50, 65, 85, 110],
   pipAreaMin: 0.006,
   pipAreaMax: 0.06,
   pipMaxElongation: 1.8,
+  pipMinSolidity: 0.9,
+  oneCentreTolerance: 0.12,
   pipSizeSpread: 0.4,
   layoutTolerance: 0.35,
   pitchMin: 0.1,
@@ -80,6 +96,11 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   layoutCentreTolerance: 0.25,
   shedPenalty: 0.7,
   strayPenalty: 0.8,
+  diagonalTolerance: 25,
+  onePitch: 0.27,
+  gridProbe: 0.6,
+  emptyGridRatio: 0.5,
+  emptyGridPenalty: 0.5,
   minConfidence: 0.6,
   palette: DEFAULT_PALETTE,
 });
@@ -281,9 +302,11 @@ function isPipLayout(pips: readonly Pip[], side: number, cfg: VisionConfig): boo
   if (n < 1 || n > 6) return false;
   const cx = pips.reduce((s, p) => s + p.x, 0) / n;
   const cy = pips.reduce((s, p) => s + p.y, 0) / n;
-  if (Math.hypot(cx - side / 2, cy - side / 2) > side * cfg.layoutCentreTolerance) return false;
+  const offCentre = Math.hypot(cx - side / 2, cy - side / 2);
+  if (offCentre > side * cfg.layoutCentreTolerance) return false;
   const diameter = Math.sqrt(Math.max(...pips.map((p) => p.area)));
-  if (n === 1) return true;
+  // A lone pip is a 1 only in the middle of the face (a 1's pip is centred; one pip of a larger face is not).
+  if (n === 1) return offCentre <= side * cfg.oneCentreTolerance;
   // The farthest pip is a corner of the layout: it fixes the grid's pitch and turn (the face box may be turned a little).
   const far = pips.reduce((f, p) => (Math.hypot(p.x - cx, p.y - cy) > Math.hypot(f.x - cx, f.y - cy) ? p : f));
   const radius = Math.hypot(far.x - cx, far.y - cy);
@@ -300,26 +323,31 @@ function isPipLayout(pips: readonly Pip[], side: number, cfg: VisionConfig): boo
     if (!pips.some((q) => q !== p && Math.hypot(q.x + p.x - 2 * cx, q.y + p.y - 2 * cy) < tol)) return false;
   }
   if (central !== n % 2) return false;
+  // The patch is square to the die's edges: a 2's to 5's outer pips sit on its diagonals (two pips side by side are not a 2).
+  if (n <= 5) {
+    for (const p of pips) {
+      if (Math.hypot(p.x - cx, p.y - cy) < tol) continue;
+      const a = Math.atan2(p.y - cy, p.x - cx) - Math.PI / 4;
+      const off = Math.abs(a - (Math.PI / 2) * Math.round(a / (Math.PI / 2)));
+      if (off > (cfg.diagonalTolerance * Math.PI) / 180) return false;
+    }
+  }
   // n = 2 or 3: the outer pair is the diagonal, so a count cut short by missed pips (a 6's middle row) does not pass.
   return n > 3 || pips.every((p) => Math.hypot(p.x - cx, p.y - cy) < tol || Math.abs(Math.hypot(p.x - cx, p.y - cy) - radius) < tol);
 }
 
-/** Step 3: face colour and pip count on the upright patch. */
-function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number } {
+interface PipCount {
+  readonly pips: readonly Pip[];
+  readonly shed: number;
+  readonly stray: number;
+}
+
+/** Pips found where the face's distance from its body colour exceeds `threshold`, shed down to a face layout. */
+function countPips(dist: cv.Mat, threshold: number, inset: number, cfg: VisionConfig): PipCount {
   const side = cfg.facePatch;
-  const inset = Math.round(side * cfg.faceInset);
-  const innerSide = side - 2 * inset;
-  const inner = face.getRegion(new cv.Rect(inset, inset, innerSide, innerSide)).copy();
-  // Pips cover at most ~15% of a face, so the median is the body colour.
-  const body = medianLab(inner, 2);
-  const dist = distanceMap(inner, body, 1);
-  // Otsu splits pips from body on each face; the floor keeps a plain face from splitting its own noise.
-  const pipMask = dist
-    .threshold(0, 255, cv.THRESH_BINARY | cv.THRESH_OTSU)
-    .bitwiseAnd(dist.threshold(cfg.pipThreshold, 255, cv.THRESH_BINARY))
-    .morphologyEx(KERNEL_3, cv.MORPH_OPEN);
+  const last = dist.cols - 1;
   const faceArea = side * side;
-  const last = innerSide - 1;
+  const pipMask = dist.threshold(threshold, 255, cv.THRESH_BINARY).morphologyEx(KERNEL_3, cv.MORPH_OPEN);
   const candidates: Pip[] = [];
   let stray = 0;
   for (const c of pipMask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
@@ -333,6 +361,11 @@ function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; c
       stray++;
       continue;
     }
+    // A pip is a filled disc: letters, logos and glare streaks are not (they leave gaps in their hull).
+    if (c.area < cfg.pipMinSolidity * c.convexHull().area) {
+      stray++;
+      continue;
+    }
     const m = c.moments();
     candidates.push({ x: m.m10 / m.m00 + inset, y: m.m01 / m.m00 + inset, area: c.area });
   }
@@ -340,17 +373,114 @@ function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; c
   const typical = [...candidates].sort((p, q) => q.area - p.area)[Math.min(1, candidates.length - 1)]?.area ?? 0;
   let pips = candidates.filter((p) => p.area >= typical * cfg.pipSizeSpread);
   stray += candidates.length - pips.length;
-  let confidence = 1;
+  let shed = 0;
   // Side faces' pips sit at the edge of the patch: shed the outermost until the rest is a face layout.
   while (pips.length > 0 && !isPipLayout(pips, side, cfg)) {
     const far = pips.reduce((f, p) => (Math.hypot(p.x - side / 2, p.y - side / 2) > Math.hypot(f.x - side / 2, f.y - side / 2) ? p : f));
     pips = pips.filter((p) => p !== far);
-    confidence *= cfg.shedPenalty;
+    shed++;
   }
   // Shedding down to one pip finds a "1" in any face: a lone pip must have been alone from the start.
-  if (pips.length === 0 || (pips.length === 1 && confidence < 1)) confidence = 0;
-  if (stray > 0) confidence *= cfg.strayPenalty;
-  return { body, pips: pips.length, confidence };
+  if (pips.length === 1 && shed > 0) pips = [];
+  return { pips, shed, stray };
+}
+
+/** Mean of an 8-bit patch over a disc (patch pixels). */
+function discMean(data: Buffer, cols: number, x: number, y: number, radius: number): number {
+  const x0 = Math.max(0, Math.floor(x - radius));
+  const x1 = Math.min(cols - 1, Math.ceil(x + radius));
+  const y0 = Math.max(0, Math.floor(y - radius));
+  const y1 = Math.min(cols - 1, Math.ceil(y + radius));
+  let sum = 0;
+  let count = 0;
+  for (let v = y0; v <= y1; v++) {
+    for (let u = x0; u <= x1; u++) {
+      if ((u - x) ** 2 + (v - y) ** 2 > radius * radius) continue;
+      sum += data[v * cols + u] ?? 0;
+      count++;
+    }
+  }
+  return count === 0 ? 0 : sum / count;
+}
+
+/**
+ * Where the pips of the values a reading could be short of would sit, given
+ * the pips read: a 1's corners (3, 5), a 2's centre and other diagonal (3, 4),
+ * a 3's other diagonal (5), a 4's or 5's centre and edge midpoints (5, 6).
+ */
+function missingPipSpots(pips: readonly Pip[], side: number, cfg: VisionConfig): { x: number; y: number }[] {
+  const n = pips.length;
+  const cx = pips.reduce((s, p) => s + p.x, 0) / n;
+  const cy = pips.reduce((s, p) => s + p.y, 0) / n;
+  const outer = pips.filter((p) => Math.hypot(p.x - cx, p.y - cy) > side * 0.05);
+  if (n === 1) {
+    const d = side * cfg.onePitch;
+    return [{ x: cx - d, y: cy - d }, { x: cx + d, y: cy - d }, { x: cx + d, y: cy + d }, { x: cx - d, y: cy + d }];
+  }
+  if (n === 2 || n === 3) {
+    // The other diagonal: the outer pips turned a quarter around the centre.
+    const spots = outer.map((p) => ({ x: cx - (p.y - cy), y: cy + (p.x - cx) }));
+    return n === 2 ? [...spots, { x: cx, y: cy }] : spots;
+  }
+  if (n === 4 || n === 5) {
+    // Corners in order around the centre; the midpoints of their sides are a 6's middle row (either way round).
+    const ring = [...outer].sort((p, q) => Math.atan2(p.y - cy, p.x - cx) - Math.atan2(q.y - cy, q.x - cx));
+    const spots = ring.map((p, i) => {
+      const q = ring[(i + 1) % ring.length] as Pip;
+      return { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
+    });
+    return n === 4 ? [...spots, { x: cx, y: cy }] : spots;
+  }
+  return [];
+}
+
+/**
+ * Contrast (mean distance from the body colour) at the faintest pip read, and
+ * at the strongest spot where a pip of a larger value would sit. A face read
+ * right is plain body there; a missed faint pip (a 6's middle row read as a 4)
+ * shows.
+ */
+function pipEvidence(distData: Buffer, cols: number, inset: number, pips: readonly Pip[], cfg: VisionConfig): { present: number; absent: number } {
+  const pipRadius = Math.sqrt(Math.min(...pips.map((p) => p.area)) / Math.PI);
+  const radius = Math.max(1.5, pipRadius * cfg.gridProbe);
+  let present = Infinity;
+  for (const p of pips) present = Math.min(present, discMean(distData, cols, p.x - inset, p.y - inset, radius));
+  let absent = 0;
+  for (const s of missingPipSpots(pips, cfg.facePatch, cfg)) absent = Math.max(absent, discMean(distData, cols, s.x - inset, s.y - inset, radius));
+  return { present, absent };
+}
+
+/**
+ * Step 3: face colour and pip count on the upright patch. The pips are counted
+ * at a ladder of contrast thresholds (merged pips part at higher ones, faint
+ * pips only show at lower ones); the largest clean face layout wins, and its
+ * empty grid points must be plain body.
+ */
+function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number } {
+  const side = cfg.facePatch;
+  const inset = Math.round(side * cfg.faceInset);
+  const innerSide = side - 2 * inset;
+  const inner = face.getRegion(new cv.Rect(inset, inset, innerSide, innerSide)).copy();
+  // Pips cover at most ~15% of a face, so the median is the body colour.
+  const body = medianLab(inner, 2);
+  const dist = distanceMap(inner, body, 1);
+  let best: PipCount | null = null;
+  let bestScore = -Infinity;
+  for (const threshold of cfg.pipThresholds) {
+    const count = countPips(dist, threshold, inset, cfg);
+    if (count.pips.length === 0) continue;
+    // Clean readings first (nothing shed, nothing stray), then more pips: a higher threshold only loses pips.
+    const score = (count.shed === 0 && count.stray === 0 ? 100 : 0) + count.pips.length * 10 - count.shed * 3 - count.stray;
+    if (score > bestScore) {
+      best = count;
+      bestScore = score;
+    }
+  }
+  if (best === null) return { body, pips: 0, confidence: 0 };
+  let confidence = cfg.shedPenalty ** best.shed * (best.stray > 0 ? cfg.strayPenalty : 1);
+  const evidence = pipEvidence(dist.getData(), innerSide, inset, best.pips, cfg);
+  if (evidence.absent > evidence.present * cfg.emptyGridRatio) confidence *= cfg.emptyGridPenalty;
+  return { body, pips: best.pips.length, confidence };
 }
 
 /** Left to right in columns of a die's width, then top to bottom: a stable order for the game. */
