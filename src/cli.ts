@@ -30,6 +30,8 @@ Options of serve (environment variables in brackets):
   --tower-return-ms N  How long the tray may take to be back in place before
                      the cycle counts as a jam (default 1500)
   --light N          Tray light level 0-255 (default 255)
+  --data DIR         Data directory: the game log and camera frames
+                     [DICE_TOWER_DATA] (default ./data)
   --log-level LEVEL  fatal, error, warn, info, debug (default warn)
 `;
 
@@ -60,6 +62,7 @@ export async function main(argv: readonly string[]): Promise<number> {
             'tower-hold-ms': { type: 'string' },
             'tower-return-ms': { type: 'string' },
             light: { type: 'string' },
+            data: { type: 'string' },
           },
           strict: true,
         });
@@ -78,6 +81,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           towerHoldMs: integer('tower-hold-ms', values['tower-hold-ms'] ?? '800', 0, 10_000),
           towerReturnMs: integer('tower-return-ms', values['tower-return-ms'] ?? '1500', 100, 10_000),
           light: integer('light', values.light ?? '255', 0, 255),
+          dataDir: values.data ?? env.DICE_TOWER_DATA ?? 'data',
         });
         return 0;
       }

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
 import { createDiceReader } from './vision/index.js';
 import { Table } from './table.js';
+import { openStore, type GameStore } from './storage/index.js';
 import { buildApp } from './api/app.js';
 
 export interface ServeConfig {
@@ -33,6 +34,8 @@ export interface ServeConfig {
   readonly towerReturnMs: number;
   /** Tray light level 0-255 on a real tower. */
   readonly light: number;
+  /** Data directory: the game store (SQLite) and the camera frames. */
+  readonly dataDir: string;
 }
 
 /**
@@ -88,15 +91,32 @@ export function parseColours(text: string): DieColour[] {
 
 export async function serve(config: ServeConfig) {
   const { tower, camera, description, close } = await hardware(config);
-  const table = new Table({ tower, camera, reader: createDiceReader(), botSeed: config.seed });
+  let store: GameStore;
+  try {
+    store = openStore(config.dataDir);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  // Tampering with the log shows: say so loudly, and still serve what can be replayed.
+  const chain = store.verifyChain();
+  if (!chain.ok) process.stderr.write(`dice-tower: warning: the game log in ${config.dataDir} was changed outside dice-tower at event ${chain.badSeq} (${chain.reason})\n`);
+  const table = new Table({ tower, camera, reader: createDiceReader(), botSeed: config.seed, store });
+  for (const problem of table.restoreProblems) process.stderr.write(`dice-tower: warning: ${problem}\n`);
   const app = buildApp({ table, version: PACKAGE_VERSION }, { logger: { level: config.logLevel } });
   // Hooks must be added before listening (Fastify refuses them after).
-  app.addHook('onClose', close);
+  app.addHook('onClose', async () => {
+    await close();
+    store.close();
+  });
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const { port } = app.server.address() as { port: number };
   // A plain line for the person at the console; the JSON log is for machines.
-  process.stdout.write(`dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}; Ctrl+C stops)\n`);
+  const restored = table.list().length;
+  process.stdout.write(
+    `dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}; ${restored} game${restored === 1 ? '' : 's'} restored from ${config.dataDir}; Ctrl+C stops)\n`,
+  );
   const stop = async () => {
     await app.close();
     process.exit(0);

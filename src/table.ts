@@ -9,6 +9,8 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SeededRandom, TowerError, type Camera, type Tower } from './hardware/index.js';
 import type { DiceReader, DiceReading } from './vision/index.js';
+import type { GameStore } from './storage/index.js';
+import { StoreError } from './storage/index.js';
 import { GAMES, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
 
 /** A refusal the caller can show: bad request, rule refusal, busy tower, hardware fault. */
@@ -80,6 +82,11 @@ export interface TableDeps {
   readonly now?: () => number;
   /** The games that can be played, by id (default: every game of the rules engine). */
   readonly games?: Readonly<Record<string, AnyGameDef>>;
+  /**
+   * Where every game event and roll is recorded before the table shows it
+   * (none: in memory only). Games on record are restored when the table starts.
+   */
+  readonly store?: GameStore;
   /** Pause before a bot seat moves, ms, so people can follow (0 in tests). */
   readonly botDelayMs?: number;
   /** Seed of the bots' choices. */
@@ -120,7 +127,60 @@ export class Table {
     this.now = deps.now ?? Date.now;
     this.botRandom = new SeededRandom(deps.botSeed ?? 1);
     this.towerStatus = { kind: deps.tower.kind, state: 'ready', message: 'Tower ready', gameId: null };
+    if (deps.store) this.restore(deps.store);
     this.listenToTower();
+  }
+
+  /** Games the store could not replay at start (unknown game, refused step), with why. */
+  readonly restoreProblems: string[] = [];
+
+  /**
+   * Rebuilds every recorded game by replaying its log: setup, then each action
+   * and roll in order. A roll that was under way when the process stopped was
+   * never recorded, so the game simply waits for it again. Seat tokens are new.
+   */
+  private restore(store: GameStore): void {
+    for (const stored of store.loadGames()) {
+      const { game: gameId, players, bots, options } = stored.created.payload;
+      const def = this.findGame(gameId);
+      if (!def) {
+        this.restoreProblems.push(`game ${stored.id}: there is no game called '${gameId}' any more`);
+        continue;
+      }
+      let state: unknown = def.setup(players, options);
+      const actions: Array<{ type: string }> = [];
+      const rolls: RollRecord[] = [];
+      let updatedAt = stored.created.at;
+      for (const step of stored.steps) {
+        const action = step.type === 'game/roll' ? { type: 'roll', values: step.payload.roll.values } : step.payload.action;
+        const next = def.apply(state, action);
+        if (isInvalid(next)) {
+          this.restoreProblems.push(`game ${stored.id}: event ${step.seq} is refused by the rules (${next.message}); replay stopped there`);
+          break;
+        }
+        state = next;
+        actions.push(action);
+        if (step.type === 'game/roll') rolls.push(step.payload.roll);
+        updatedAt = step.at;
+      }
+      const game: TableGame = {
+        id: stored.id, game: gameId, players: [...players], bots: [...bots], options, state, actions, rolls,
+        version: 1 + actions.length, createdAt: stored.created.at, updatedAt,
+      };
+      this.games.set(game.id, game);
+      this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
+    }
+  }
+
+  /** Records an event before memory changes; a failed write leaves the game as it was and says so. */
+  private record(write: (store: GameStore) => void): void {
+    if (!this.deps.store) return;
+    try {
+      write(this.deps.store);
+    } catch (err) {
+      const detail = err instanceof StoreError ? err.message : errorMessage(err);
+      throw new TableError('store/write_failed', `The game could not be recorded (${detail}); it is paused as it was. Fix the data directory and try again.`, 503);
+    }
   }
 
   /** A real tower's events: its link (the scoreboard says when it is gone), faults, and the roll button. */
@@ -216,6 +276,7 @@ export class Table {
     }
     const at = this.now();
     const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], bots: [...bots], options, state, actions: [], rolls: [], version: 1, createdAt: at, updatedAt: at };
+    this.record((store) => store.appendEvent({ gameId: game.id, type: 'game/created', at, payload: { game: gameId, players: game.players, bots: game.bots, options } }));
     this.games.set(game.id, game);
     this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
     this.emit({ type: 'game', game });
@@ -400,7 +461,7 @@ export class Table {
     if (roll?.request.secret && roll.request.player !== seat) {
       throw new TableError('table/secret_frame', `Roll ${seq} was a secret throw; only its player sees its frame.`, 403);
     }
-    const frame = this.frames.get(game.id)?.get(seq);
+    const frame = this.frames.get(game.id)?.get(seq) ?? this.storedFrame(game.id, seq);
     if (!frame) throw new TableError('table/frame_not_found', `Roll ${seq} of game '${id}' has no camera frame kept.`, 404);
     return frame;
   }
@@ -415,10 +476,19 @@ export class Table {
     const at = this.now();
     let rolls = game.rolls;
     if (roll) {
-      const { frame, ...record } = roll;
+      const { frame, ...rest } = roll;
       const seq = game.rolls.length + 1;
-      rolls = [...rolls, { ...record, seq, at }];
+      const record: RollRecord = { ...rest, seq, at };
+      this.record((store) => {
+        const path = frame ? store.saveFrame(game.id, seq, frame) : null;
+        store.appendEvent({ gameId: game.id, type: 'game/roll', at, payload: { roll: record, frame: path } });
+      });
+      rolls = [...rolls, record];
       if (frame) this.keepFrame(game.id, seq, frame);
+    } else {
+      this.record((store) =>
+        store.appendEvent({ gameId: game.id, type: 'game/action', at, payload: { action: action as { type: string } & Record<string, unknown> } }),
+      );
     }
     const updated: TableGame = { ...game, state: next, actions: [...game.actions, action], rolls, version: game.version + 1, updatedAt: at };
     this.games.set(game.id, updated);
@@ -432,6 +502,15 @@ export class Table {
     this.emit({ type: 'game', game: updated });
     this.wakeBot(game.id);
     return updated;
+  }
+
+  /** A frame from the store (rolls from before a restart, or older than the ones kept in memory). */
+  private storedFrame(id: string, seq: number): Buffer | undefined {
+    try {
+      return this.deps.store?.readFrame(`frames/${id}/${seq}.jpg`);
+    } catch {
+      return undefined;
+    }
   }
 
   private keepFrame(id: string, seq: number, frame: Buffer): void {

@@ -8,6 +8,20 @@ import { main } from '../src/cli.js';
 import { parseColours } from '../src/server.js';
 
 const BIN = fileURLToPath(new URL('../bin/dice-tower.js', import.meta.url));
+/** Every server started here keeps its games in a fresh data directory. */
+const childEnv = (data = mkdtempSync(join(tmpdir(), 'dice-tower-data-'))) => ({ ...process.env, DICE_TOWER_DATA: data });
+// `main` run in this process keeps its data away from the project too.
+process.env.DICE_TOWER_DATA = mkdtempSync(join(tmpdir(), 'dice-tower-data-'));
+
+/** Starts `dice-tower serve` and waits for its start-up line; returns the child, its output so far and its URL. */
+async function startServer(args: string[], env: NodeJS.ProcessEnv) {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const log = { out: '' };
+  proc.stdout?.on('data', (chunk) => (log.out += String(chunk)));
+  proc.stderr?.on('data', (chunk) => (log.out += String(chunk)));
+  await expect.poll(() => log.out, { timeout: 30_000 }).toMatch(/scoreboard on http:\/\/127\.0\.0\.1:\d+\//);
+  return { proc, log, url: /http:\/\/127\.0\.0\.1:\d+/.exec(log.out)?.[0] ?? '' };
+}
 
 describe('dice-tower command', () => {
   let child: ChildProcess | undefined;
@@ -17,7 +31,7 @@ describe('dice-tower command', () => {
   });
 
   it('serves the scoreboard and the API from the bin entry, on the port it announces', async () => {
-    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--seed', '3', '--roll-ms', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--seed', '3', '--roll-ms', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     let out = '';
     child.stdout?.on('data', (chunk) => (out += String(chunk)));
     child.stderr?.on('data', (chunk) => (out += String(chunk)));
@@ -32,8 +46,31 @@ describe('dice-tower command', () => {
     expect(child.exitCode).toBeNull();
   });
 
+  it('comes back after being killed with every game as it was (SIGKILL mid-game)', async () => {
+    const env = childEnv();
+    const first = await startServer(['--roll-ms', '0'], env);
+    child = first.proc;
+    const post = (url: string, body?: unknown) =>
+      fetch(url, { method: 'POST', ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) }).then((r) => r.json());
+    const game = (await post(`${first.url}/api/games`, { game: 'dice-poker', players: ['Ann', 'Bob'] })) as { id: string };
+    await post(`${first.url}/api/games/${game.id}/roll`);
+    await post(`${first.url}/api/games/${game.id}/hold`, { dice: [0] });
+    const before = (await (await fetch(`${first.url}/api/games/${game.id}`)).json()) as { state: unknown; version: number; rollCount: number };
+    const exited = new Promise((resolve) => first.proc.once('exit', resolve));
+    first.proc.kill('SIGKILL');
+    await exited;
+
+    const second = await startServer([], env);
+    child = second.proc;
+    expect(second.log.out).toMatch(/1 game restored/);
+    const after = (await (await fetch(`${second.url}/api/games/${game.id}`)).json()) as typeof before;
+    expect(after.state).toEqual(before.state);
+    expect(after.version).toBe(before.version);
+    expect(after.rollCount).toBe(1);
+  });
+
   it('stops cleanly on SIGTERM', async () => {
-    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     let out = '';
     child.stdout?.on('data', (chunk) => (out += String(chunk)));
     child.stderr?.on('data', (chunk) => (out += String(chunk)));
@@ -48,7 +85,7 @@ describe('dice-tower command', () => {
     const fixture = fileURLToPath(new URL('../fixtures/vision/sim-005', import.meta.url));
     copyFileSync(`${fixture}.jpg`, join(folder, 'frame.jpg'));
     const expected = (JSON.parse(readFileSync(`${fixture}.json`, 'utf8')) as { dice: Array<{ value: number }> }).dice.map((d) => d.value);
-    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--camera', folder], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--camera', folder], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     let out = '';
     child.stdout?.on('data', (chunk) => (out += String(chunk)));
     child.stderr?.on('data', (chunk) => (out += String(chunk)));
