@@ -1,8 +1,9 @@
 /**
  * Composition root: wires hardware → vision → games → api and listens.
  */
-import { readFileSync } from 'node:fs';
-import { statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
 import { createDiceReader } from './vision/index.js';
 import { Table } from './table.js';
@@ -76,6 +77,20 @@ async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Ca
   };
 }
 
+/**
+ * The operator's token: DICE_TOWER_TOKEN when set, else the one stored in the
+ * data directory, else a new one (stored there, readable by its owner only).
+ */
+function operatorToken(dataDir: string): { value: string; created: boolean; file: string } {
+  const file = join(dataDir, 'operator-token');
+  const fromEnv = process.env.DICE_TOWER_TOKEN?.trim();
+  if (fromEnv) return { value: fromEnv, created: false, file: 'DICE_TOWER_TOKEN' };
+  if (existsSync(file)) return { value: readFileSync(file, 'utf8').trim(), created: false, file };
+  const value = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  return { value, created: true, file };
+}
+
 export const PACKAGE_VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
@@ -103,13 +118,21 @@ export async function serve(config: ServeConfig) {
   if (!chain.ok) process.stderr.write(`dice-tower: warning: the game log in ${config.dataDir} was changed outside dice-tower at event ${chain.badSeq} (${chain.reason})\n`);
   const table = new Table({ tower, camera, reader: createDiceReader(), botSeed: config.seed, store });
   for (const problem of table.restoreProblems) process.stderr.write(`dice-tower: warning: ${problem}\n`);
-  const app = buildApp({ table, version: PACKAGE_VERSION }, { logger: { level: config.logLevel } });
+  const token = operatorToken(config.dataDir);
+  const app = buildApp({ table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600 }, { logger: { level: config.logLevel } });
   // Hooks must be added before listening (Fastify refuses them after).
   app.addHook('onClose', async () => {
     await close();
     store.close();
   });
   await app.listen({ port: config.port, host: config.host });
+  // Ready to stop cleanly before anyone is told the server is up.
+  const stop = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const { port } = app.server.address() as { port: number };
   // A plain line for the person at the console; the JSON log is for machines.
@@ -117,11 +140,10 @@ export async function serve(config: ServeConfig) {
   process.stdout.write(
     `dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}; ${restored} game${restored === 1 ? '' : 's'} restored from ${config.dataDir}; Ctrl+C stops)\n`,
   );
-  const stop = async () => {
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Shown once, when it is made: the operator opens this link on the screen that runs the games.
+  if (token.created) {
+    process.stdout.write(`Operator link (keep it private; the token is in ${token.file}): http://${shown}:${port}/?token=${token.value}\n`);
+  }
+
   return app;
 }

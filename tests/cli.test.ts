@@ -9,7 +9,9 @@ import { parseColours } from '../src/server.js';
 
 const BIN = fileURLToPath(new URL('../bin/dice-tower.js', import.meta.url));
 /** Every server started here keeps its games in a fresh data directory. */
-const childEnv = (data = mkdtempSync(join(tmpdir(), 'dice-tower-data-'))) => ({ ...process.env, DICE_TOWER_DATA: data });
+const TOKEN = 'operator-test-token';
+const childEnv = (data = mkdtempSync(join(tmpdir(), 'dice-tower-data-'))) => ({ ...process.env, DICE_TOWER_DATA: data, DICE_TOWER_TOKEN: TOKEN });
+const asOperator = { authorization: `Bearer ${TOKEN}` };
 // `main` run in this process keeps its data away from the project too.
 process.env.DICE_TOWER_DATA = mkdtempSync(join(tmpdir(), 'dice-tower-data-'));
 
@@ -41,6 +43,10 @@ describe('dice-tower command', () => {
     expect(await health.json()).toMatchObject({ status: 'ok', tower: { kind: 'simulated' } });
     const page = await fetch(`${url}/`);
     expect(await page.text()).toContain('<title>');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // Viewers are read-only: an action without the operator token is refused.
+    const anonymous = await fetch(`${url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"game":"dice-poker","players":["Ann"]}' });
+    expect(anonymous.status).toBe(401);
     // Nothing went wrong after the start-up line, and the server is still up.
     expect(out).not.toMatch(/dice-tower:|error/i);
     expect(child.exitCode).toBeNull();
@@ -51,7 +57,7 @@ describe('dice-tower command', () => {
     const first = await startServer(['--roll-ms', '0'], env);
     child = first.proc;
     const post = (url: string, body?: unknown) =>
-      fetch(url, { method: 'POST', ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) }).then((r) => r.json());
+      fetch(url, { method: 'POST', headers: { ...asOperator, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }).then((r) => r.json());
     const game = (await post(`${first.url}/api/games`, { game: 'dice-poker', players: ['Ann', 'Bob'] })) as { id: string };
     await post(`${first.url}/api/games/${game.id}/roll`);
     await post(`${first.url}/api/games/${game.id}/hold`, { dice: [0] });
@@ -93,8 +99,8 @@ describe('dice-tower command', () => {
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)?.[0];
     const health = (await (await fetch(`${url}/api/health`)).json()) as { tower: { kind: string } };
     expect(health.tower.kind).toBe('by hand');
-    const game = (await (await fetch(`${url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'dice-poker', players: ['Ann'] }) })).json()) as { id: string };
-    const rolled = (await (await fetch(`${url}/api/games/${game.id}/roll`, { method: 'POST' })).json()) as { board: { dice: number[] } };
+    const game = (await (await fetch(`${url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json', ...asOperator }, body: JSON.stringify({ game: 'dice-poker', players: ['Ann'] }) })).json()) as { id: string };
+    const rolled = (await (await fetch(`${url}/api/games/${game.id}/roll`, { method: 'POST', headers: asOperator })).json()) as { board: { dice: number[] } };
     expect([...rolled.board.dice].sort()).toEqual([...expected].sort());
   });
 

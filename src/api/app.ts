@@ -3,8 +3,11 @@
  * scoreboard page. Built here, listened to in `server.ts`, so tests can
  * `inject` without a socket.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { timingSafeEqual } from 'node:crypto';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import { STATUS_CODES } from 'node:http';
@@ -17,6 +20,14 @@ import { ActionBody, CatalogReply, CreateGameBody, DiceBody, ErrorReply, GameIdP
 export interface AppDeps {
   readonly table: Table;
   readonly version: string;
+  /**
+   * The operator's token: every action (new game, roll, decisions, seat links)
+   * then needs `Authorization: Bearer <token>`; viewers stay read-only.
+   * Without it the API is open (tests, a single trusted screen).
+   */
+  readonly operatorToken?: string;
+  /** Requests per client per minute (none: no limit). */
+  readonly rateLimitPerMinute?: number;
 }
 
 const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
@@ -56,6 +67,26 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
   // The feed takes no messages worth more than a few bytes: cap what a client may send.
   app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  // The usual security headers; the page loads only its own scripts, and talks to its own server (fetch and WebSocket).
+  app.register(fastifyHelmet, {
+    contentSecurityPolicy: { directives: { 'connect-src': ["'self'", 'ws:', 'wss:'], 'img-src': ["'self'", 'data:'] } },
+  });
+  if (deps.rateLimitPerMinute) app.register(fastifyRateLimit, { max: deps.rateLimitPerMinute, timeWindow: 60_000 });
+
+  /** Refuses a request without the operator's token (when one is set). The QR image may carry it as `?operator=`, an <img> cannot send headers. */
+  const operatorOnly = async (request: FastifyRequest) => {
+    const expected = deps.operatorToken;
+    if (!expected) return;
+    const header = request.headers.authorization ?? '';
+    const query = (request.query as { operator?: unknown } | undefined)?.operator;
+    const given = header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '';
+    if (!given) throw new TableError('auth/missing_token', 'This is an operator action: send the operator token as "Authorization: Bearer <token>".', 401);
+    const a = Buffer.from(expected);
+    const b = Buffer.from(given);
+    if (a.length !== b.length || !timingSafeEqual(a, b)) throw new TableError('auth/bad_token', 'That is not the operator token.', 403);
+  };
+  // Checked before the body is even validated: a viewer learns nothing from an operator route.
+  const operator = { onRequest: operatorOnly };
   app.register(fastifyStatic, { root: PUBLIC_DIR, index: 'index.html' });
 
   // One serialised message per change, sent to every scoreboard.
@@ -105,7 +136,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
     api.post<{ Body: { game: string; players: string[]; options?: Record<string, unknown>; bots?: number[] } }>(
       '/api/games',
-      { schema: { body: CreateGameBody, response: gameReply(201) } },
+      { ...operator, schema: { body: CreateGameBody, response: gameReply(201) } },
       async (request, reply) => {
         const { game, players, options, bots } = request.body;
         const created = table.create(game, players, options ?? {}, bots ?? []);
@@ -119,32 +150,32 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
     api.post<{ Params: IdParams; Body: { values?: number[] } | null }>(
       '/api/games/:id/roll',
-      { schema: { params: GameIdParams, body: RollBody, response: gameReply(200) } },
+      { ...operator, schema: { params: GameIdParams, body: RollBody, response: gameReply(200) } },
       async (request) => gameView(table, await table.roll(request.params.id, request.body?.values)),
     );
 
     for (const type of ['hold', 'release'] as const) {
       api.post<{ Params: IdParams; Body: { dice: number[] } }>(
         `/api/games/:id/${type}`,
-        { schema: { params: GameIdParams, body: DiceBody, response: gameReply(200) } },
+        { ...operator, schema: { params: GameIdParams, body: DiceBody, response: gameReply(200) } },
         async (request) => gameView(table, table.act(request.params.id, { type, dice: request.body.dice } as { type: string })),
       );
     }
 
     api.post<{ Params: IdParams; Body: { category: string } }>(
       '/api/games/:id/score',
-      { schema: { params: GameIdParams, body: ScoreBody, response: gameReply(200) } },
+      { ...operator, schema: { params: GameIdParams, body: ScoreBody, response: gameReply(200) } },
       async (request) => gameView(table, table.act(request.params.id, { type: 'score', category: request.body.category } as { type: string })),
     );
 
     api.post<{ Params: IdParams; Body: { type: string } }>(
       '/api/games/:id/actions',
-      { schema: { params: GameIdParams, body: ActionBody, response: gameReply(200) } },
+      { ...operator, schema: { params: GameIdParams, body: ActionBody, response: gameReply(200) } },
       async (request) => gameView(table, table.act(request.params.id, request.body)),
     );
 
     // Private pages: each seat sees its own secret dice with its token (links and QR codes from /seats).
-    api.get<{ Params: IdParams }>('/api/games/:id/seats', { schema: { params: GameIdParams, response: { 200: SeatLinksReply, 404: { $ref: 'ErrorReply#' } } } }, async (request) =>
+    api.get<{ Params: IdParams }>('/api/games/:id/seats', { ...operator, schema: { params: GameIdParams, response: { 200: SeatLinksReply, 404: { $ref: 'ErrorReply#' } } } }, async (request) =>
       seatLinks(table, table.get(request.params.id)),
     );
 
@@ -159,7 +190,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
     api.get<{ Params: IdParams & { seat: number } }>(
       '/api/games/:id/seats/:seat/qr.svg',
-      { schema: { params: SeatParams, response: { 404: { $ref: 'ErrorReply#' }, 410: { $ref: 'ErrorReply#' } } } },
+      { ...operator, schema: { params: SeatParams, querystring: { type: 'object', properties: { operator: { type: 'string', maxLength: 100 } } }, response: { 404: { $ref: 'ErrorReply#' }, 410: { $ref: 'ErrorReply#' } } } },
       async (request, reply) => {
         const link = seatLinks(table, table.get(request.params.id))[request.params.seat];
         if (!link) throw new TableError('table/no_such_seat', `Game '${request.params.id}' has no seat ${request.params.seat}.`, 404);
@@ -172,7 +203,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
     api.post<{ Params: IdParams & { seat: number } }>(
       '/api/games/:id/seats/:seat/reissue',
-      { schema: { params: SeatParams, response: { 200: SeatLinksReply, 404: { $ref: 'ErrorReply#' } } } },
+      { ...operator, schema: { params: SeatParams, response: { 200: SeatLinksReply, 404: { $ref: 'ErrorReply#' } } } },
       async (request) => {
         table.reissueSeat(request.params.id, request.params.seat);
         return seatLinks(table, table.get(request.params.id));

@@ -187,6 +187,38 @@ describe('REST API', () => {
   });
 });
 
+describe('operator token', () => {
+  it('lets viewers read and only the operator act', async () => {
+    const s = createSimulator({ seed: 3, colours: ['red'] });
+    const guarded = buildApp({ table: new Table({ tower: s.tower, camera: s.camera, reader: createDiceReader() }), version: 'test', operatorToken: 'sesame' });
+    const as = (token?: string) => (token ? { authorization: `Bearer ${token}` } : {});
+    const create = (token?: string) => guarded.inject({ method: 'POST', url: '/api/games', headers: as(token), payload: { game: 'dice-poker', players: ['Ann'] } });
+    const missing = await create();
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json()).toMatchObject({ code: 'auth/missing_token', message: expect.stringContaining('Authorization: Bearer') });
+    expect((await create('guess')).statusCode).toBe(403);
+    const made = await create('sesame');
+    expect(made.statusCode).toBe(201);
+    const id = made.json().id;
+    // Reading stays open; every action and the seat links need the token, even with a bad body.
+    expect((await guarded.inject(`/api/games/${id}`)).statusCode).toBe(200);
+    for (const [method, url] of [
+      ['POST', `/api/games/${id}/roll`],
+      ['POST', `/api/games/${id}/actions`],
+      ['POST', `/api/games/${id}/hold`],
+      ['POST', `/api/games/${id}/score`],
+      ['GET', `/api/games/${id}/seats`],
+      ['GET', `/api/games/${id}/seats/0/qr.svg`],
+      ['POST', `/api/games/${id}/seats/0/reissue`],
+    ] as const) {
+      expect((await guarded.inject({ method, url, payload: method === 'POST' ? { bogus: true } : undefined })).statusCode, url).toBe(401);
+    }
+    expect((await guarded.inject({ method: 'GET', url: `/api/games/${id}/seats/0/qr.svg?operator=sesame` })).statusCode).toBe(200);
+    expect((await guarded.inject({ method: 'POST', url: `/api/games/${id}/roll`, headers: as('sesame'), payload: { values: [1, 2, 3, 4, 5] } })).statusCode).toBe(200);
+    await guarded.close();
+  });
+});
+
 describe('WebSocket feed', () => {
   it('sends the full state on connect, then every change', async () => {
     const id = await newGame();

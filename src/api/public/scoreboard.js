@@ -88,10 +88,24 @@ function dieFace(value) {
 // ---------------------------------------------------------------------------
 // REST
 
+// The operator's token arrives once in the link (?token=…), is kept in this browser, and leaves the address bar.
+const TOKEN_KEY = 'dice-tower-operator-token';
+{
+  const url = new URL(location.href);
+  const fromLink = url.searchParams.get('token');
+  if (fromLink) {
+    localStorage.setItem(TOKEN_KEY, fromLink);
+    url.searchParams.delete('token');
+    history.replaceState(null, '', url);
+  }
+}
+const operatorToken = () => localStorage.getItem(TOKEN_KEY) ?? '';
+
 async function api(path, body) {
-  const init = { method: 'POST' };
+  const init = { method: 'POST', headers: {} };
+  if (operatorToken()) init.headers.authorization = `Bearer ${operatorToken()}`;
   if (body !== undefined) {
-    init.headers = { 'content-type': 'application/json' };
+    init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
   let res;
@@ -401,7 +415,7 @@ function renderSeatLinks(game) {
       h(
         'figure',
         { class: 'seat-code' },
-        h('img', { src: `/api/games/${game.id}/seats/${seat}/qr.svg`, alt: `QR code of ${game.players[seat]}'s private page`, 'data-testid': `seat-qr-${seat}` }),
+        h('img', { src: `/api/games/${game.id}/seats/${seat}/qr.svg${operatorToken() ? `?operator=${encodeURIComponent(operatorToken())}` : ''}`, alt: `QR code of ${game.players[seat]}'s private page`, 'data-testid': `seat-qr-${seat}` }),
         h('figcaption', {}, game.players[seat]),
       ),
     ),
