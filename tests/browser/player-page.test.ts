@@ -73,3 +73,32 @@ describe('private player page', () => {
     await expect.poll(() => page.locator('#error').textContent()).toMatch(/no game with id 'nope'/);
   });
 });
+
+describe('operator link', () => {
+  it('keeps the token from the link, hides it from the address bar, and acts with it', async () => {
+    const s = createSimulator({ seed: 6, colours: ['white'] });
+    const guarded = buildApp({ table: new Table({ tower: s.tower, camera: s.camera, reader: createDiceReader() }), version: 'test', operatorToken: 'sesame' });
+    await guarded.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(guarded.server.address() as { port: number }).port}`;
+    try {
+      const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+      await page.goto(`${url}/?token=sesame`);
+      await expect.poll(() => page.url()).toBe(`${url}/`);
+      await page.getByTestId('player-name-0').fill('Kim');
+      const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/games');
+      await page.getByTestId('start-game').click();
+      expect((await created).status()).toBe(201);
+
+      // Another browser without the token is a viewer: its actions are refused.
+      const viewer = await browser.newContext();
+      const view = await viewer.newPage();
+      await view.goto(`${url}/`);
+      const refused = view.waitForResponse((r) => r.request().method() === 'POST');
+      await view.getByTestId('roll-button').click();
+      expect((await refused).status()).toBe(401);
+      await viewer.close();
+    } finally {
+      await guarded.close();
+    }
+  });
+});
