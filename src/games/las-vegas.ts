@@ -1,10 +1,11 @@
 /**
  * Las Vegas (`las-vegas`): dice placement on six casinos for banknotes.
  * Rules: shared/rules/las-vegas.md, base game (section 2) with the
- * neutral-dice variant (2.5). Every option below is one base-game row of that
- * spec's "Ambiguities and chosen defaults" (LV-1..LV-6) or its `neutralDice`
- * switch; the Boulevard modules (3.1-3.10), solo and secret colours are not
- * implemented yet.
+ * neutral-dice variant (2.5) and the Boulevard modules `minimumStakeByPlayers`
+ * (3.1), `extraPlayerDice` (3.3), `bigDice` (3.5), `chaserDice` (3.6). Every option below is a row
+ * of that spec's "Ambiguities and chosen defaults" or one of its module
+ * switches (off by default); the other modules (3.2, 3.7-3.10), solo and
+ * secret colours are not implemented yet.
  *
  * Pure module: plain JSON state; the bill deck is shuffled from the
  * `deckSeed` option (never Math.random), and dice values arrive in `roll`
@@ -15,8 +16,11 @@
  * die 7); slots 8 and up are white neutral dice: the thrower's own white dice
  * in a turn (8 .. 8 + whitePerPlayer - 1), or the spare white dice in the
  * 3-player pre-round throw (8 .. 8 + spareWhite - 1). `slotColour` names the
- * colour of a slot. Room is left for the modules: a big die would replace own
- * die 0, chasers own dice 6-7.
+ * colour of a slot, `slotSize` its size. With `bigDice`, slot 0 is the
+ * player's big die (own colour, big size; it counts as two dice at scoring).
+ * With `chaserDice`, slot 7 (and slot 6 with fewer than 6 players) is a
+ * purple chaser: placed with the others, it never stays on a casino but
+ * removes one die there (phase 'chase', action `chase`).
  */
 import { GameSetupError, invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
@@ -29,13 +33,22 @@ import { checkPlayers, resolveOptions } from './setup-checks.js';
 export const CASINO_COUNT = 6;
 /** Dice per player colour. */
 export const OWN_DICE = 8;
-/** White dice in the base box: the fifth colour, neutral in the variant. */
+/** White dice in the base box: the fifth colour, neutral in the variant (the expansion adds 2 more, spec 3.4). */
 export const WHITE_DICE = 8;
 /** First slot of the white dice in a throw. */
 export const FIRST_WHITE_SLOT = OWN_DICE;
+/** With `bigDice`, own die 0 is the player's big die (it replaces one normal die, spec 3.5). */
+export const BIG_DIE_SLOT = 0;
+/** Colour of the chasers (`chaserDice`, spec 3.6); they take the last own slots, 7 (and 6). */
+export const CHASER_COLOUR = 'purple';
 /** Player colours in seat order; white is left out when it is neutral. */
 export const PLAYER_COLOURS = ['red', 'green', 'blue', 'black', 'white'] as const;
+/** The expansion's player colours (`extraPlayerDice`, spec 3.3): yellow 6th, grey 7th, purple 8th. */
+export const EXTRA_COLOURS = ['yellow', 'grey', 'purple'] as const;
 export const NEUTRAL_COLOUR = 'white';
+
+/** Minimum per casino by player count with `minimumStakeByPlayers` (spec 3.1, LV-31; 7 and 8 derived). */
+export const MINIMUM_BY_PLAYERS: Readonly<Record<number, number>> = { 2: 30000, 3: 40000, 4: 50000, 5: 60000, 6: 70000, 7: 80000, 8: 90000 };
 
 /** The 54 base bills ($2,500,000): [value, how many]. Source: spec 1 (yucata, thoun/lasvegas). */
 const BILL_DISTRIBUTION: ReadonlyArray<readonly [number, number]> = [
@@ -89,6 +102,26 @@ export interface LasVegasOptions {
   readonly neutralPerPlayer3: number;
   /** LV-6 for 4 players. */
   readonly neutralPerPlayer4: number;
+  /** LV-6 for 5 players (the expansion's 10 white dice; needs `extraPlayerDice`). */
+  readonly neutralPerPlayer5: number;
+  /** Spec 3.3: yellow, grey and purple player dice for 6-8 players (and a 5th player beside neutral white). */
+  readonly extraPlayerDice: boolean;
+  /** Spec 3.5: each player's die 0 is a big die that counts as two dice at scoring (2-7 players). */
+  readonly bigDice: boolean;
+  /** Spec 3.6: purple chasers replace own dice 7 (and 6 with fewer than 6 players); a placed chaser removes one die there (2-7 players). */
+  readonly chaserDice: boolean;
+  /** LV-9: which dice a chaser may remove: any die, or only dice other players placed. */
+  readonly chaserTargets: 'anyDie' | 'opponentsOnly';
+  /** Spec 3.1: the minimum per casino depends on the player count (`minimumByPlayersN`) instead of `casinoMinimum`. */
+  readonly minimumStakeByPlayers: boolean;
+  /** LV-31, one option per player count (the spec's `minimumByPlayers` record). */
+  readonly minimumByPlayers2: number;
+  readonly minimumByPlayers3: number;
+  readonly minimumByPlayers4: number;
+  readonly minimumByPlayers5: number;
+  readonly minimumByPlayers6: number;
+  readonly minimumByPlayers7: number;
+  readonly minimumByPlayers8: number;
   /** Seed of the bill shuffle: the deck order is part of the set-up, so the engine stays pure. */
   readonly deckSeed: number;
 }
@@ -103,6 +136,19 @@ export const DEFAULT_OPTIONS: LasVegasOptions = {
   neutralPerPlayer2: 4,
   neutralPerPlayer3: 2,
   neutralPerPlayer4: 2,
+  neutralPerPlayer5: 2,
+  extraPlayerDice: false,
+  bigDice: false,
+  chaserDice: false,
+  chaserTargets: 'anyDie',
+  minimumStakeByPlayers: false,
+  minimumByPlayers2: 30000,
+  minimumByPlayers3: 40000,
+  minimumByPlayers4: 50000,
+  minimumByPlayers5: 60000,
+  minimumByPlayers6: 70000,
+  minimumByPlayers7: 80000,
+  minimumByPlayers8: 90000,
   deckSeed: 0,
 };
 
@@ -119,6 +165,22 @@ export const OPTION_SPECS: readonly OptionSpec[] = [
   { name: 'neutralPerPlayer2', type: 'integer', default: D.neutralPerPlayer2, min: 1, max: 4, description: 'White dice per player with 2 players. Spec LV-6 (neutralPerPlayer[2]).' },
   { name: 'neutralPerPlayer3', type: 'integer', default: D.neutralPerPlayer3, min: 1, max: 2, description: 'White dice per player with 3 players; the start player throws the rest of the 8 before each round. Spec LV-6 (neutralPerPlayer[3]).' },
   { name: 'neutralPerPlayer4', type: 'integer', default: D.neutralPerPlayer4, min: 1, max: 2, description: 'White dice per player with 4 players. Spec LV-6 (neutralPerPlayer[4]).' },
+  { name: 'neutralPerPlayer5', type: 'integer', default: D.neutralPerPlayer5, min: 1, max: 2, description: "White dice per player with 5 players (the expansion's 10 white dice; needs extraPlayerDice). Spec LV-6 (neutralPerPlayer[5])." },
+  { name: 'extraPlayerDice', type: 'boolean', default: D.extraPlayerDice, description: 'Expansion: yellow, grey and purple dice for a 6th, 7th and 8th player (required for 6-8 players, and for 5 players with neutral dice). Spec 3.3.' },
+  { name: 'bigDice', type: 'boolean', default: D.bigDice, description: 'Expansion big dice (2-7 players): each player\'s die 0 is big and counts as two dice of their colour at scoring, ties included. Spec 3.5.' },
+  { name: 'chaserDice', type: 'boolean', default: D.chaserDice, description: 'Expansion chasers (2-7 players): each player swaps own die 7 (and die 6 with fewer than 6 players) for a purple chaser; a placed chaser removes itself and one die of the placer\'s choice from that casino, which goes back to its owner. Spec 3.6.' },
+  { name: 'chaserTargets', type: 'choice', default: D.chaserTargets, choices: ['anyDie', 'opponentsOnly'], description: "Dice a chaser may remove: 'anyDie' there (own ones and those just placed included), or 'opponentsOnly' (dice other players placed). Spec LV-9." },
+  { name: 'minimumStakeByPlayers', type: 'boolean', default: D.minimumStakeByPlayers, description: 'Expansion Summary card: the minimum per casino depends on the player count (minimumByPlayers2-8) instead of casinoMinimum. Spec 3.1.' },
+  ...[2, 3, 4, 5, 6, 7, 8].map(
+    (n): OptionSpec => ({
+      name: `minimumByPlayers${n}`,
+      type: 'integer',
+      default: MINIMUM_BY_PLAYERS[n] as number,
+      min: 10000,
+      max: 500000,
+      description: `Minimum per casino with ${n} players when minimumStakeByPlayers is on. Spec LV-31${n >= 7 ? ' (derived)' : ''}.`,
+    }),
+  ),
   { name: 'deckSeed', type: 'integer', default: D.deckSeed, min: 0, max: 2147483647, description: 'Seed of the bill shuffle (the table picks one per game).' },
 ];
 
@@ -156,7 +218,14 @@ export interface Payout {
   readonly seat: number | null;
 }
 
-export type LasVegasPhase = 'spareThrow' | 'throw' | 'place' | 'over';
+export type LasVegasPhase = 'spareThrow' | 'throw' | 'place' | 'chase' | 'over';
+
+/** Chasers just placed that still remove a die each (phase 'chase'). */
+export interface PendingChase {
+  /** Casino number 1-6. */
+  readonly casino: number;
+  readonly left: number;
+}
 
 export interface LasVegasState {
   readonly game: 'las-vegas';
@@ -182,12 +251,21 @@ export interface LasVegasState {
   readonly thrown: readonly (number | null)[];
   /** The bills paid at the last scoring, casinos 1 to 6. */
   readonly lastPayouts: readonly Payout[];
+  /**
+   * Dice out for the rest of the round: spent chasers (on the Summary card,
+   * spec 3.6) and spare white dice a chaser removed (they have no owner to go back to).
+   */
+  readonly setAside: readonly PlacedDie[];
+  /** Chasers still to remove a die, or null. */
+  readonly chase: PendingChase | null;
 }
 
 export type LasVegasAction =
   | RollAction
   /** Put every thrown die showing `value` on casino `value`. */
-  | { readonly type: 'place'; readonly value: number };
+  | { readonly type: 'place'; readonly value: number }
+  /** A placed chaser removes this die (`seat` null: a spare white die) from the casino it went to. */
+  | { readonly type: 'chase'; readonly seat: number | null; readonly slot: number };
 
 // ---------------------------------------------------------------------------
 // Pure helpers
@@ -265,16 +343,43 @@ export function scoreCasino<B>(counts: Readonly<Record<string, number>>, bills: 
   return { awards, unclaimed: sorted.slice(awards.length) };
 }
 
-/** Dice per colour on a casino. */
-export function casinoCounts(casino: Casino): Record<string, number> {
+/** Is this die a player's big die (`bigDice`: own slot 0, spec 3.5)? */
+export const isBigDie = (die: PlacedDie, bigDice: boolean): boolean => bigDice && die.seat !== null && die.slot === BIG_DIE_SLOT;
+
+/**
+ * Dice per colour on a casino, as scoring counts them: with `bigDice` a big
+ * die counts as two, in majorities and in ties alike (spec 3.5).
+ */
+export function casinoCounts(casino: Casino, bigDice = false): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const d of casino.dice) counts[d.colour] = (counts[d.colour] ?? 0) + 1;
+  for (const d of casino.dice) counts[d.colour] = (counts[d.colour] ?? 0) + (isBigDie(d, bigDice) ? 2 : 1);
   return counts;
 }
 
-/** Colour of a slot in the current throw: own colour below 8, white above. */
+/** Size of a slot's die: 'big' for own die 0 with `bigDice`, else 'normal'. */
+export const slotSize = (state: LasVegasState, slot: number): 'big' | 'normal' => (state.options.bigDice && slot === BIG_DIE_SLOT ? 'big' : 'normal');
+
+/** Chasers per player: 2 with fewer than 6 players, 1 with 6 or 7 (spec 3.6), 0 without the module. */
+export const chasersPerPlayer = (options: LasVegasOptions, players: number): number => (options.chaserDice ? (players < 6 ? 2 : 1) : 0);
+
+/** Is `slot` a chaser of a player (own slots 7, and 6 with 2 chasers)? */
+export function isChaserSlot(state: LasVegasState, slot: number): boolean {
+  const n = chasersPerPlayer(state.options, state.players.length);
+  return slot < FIRST_WHITE_SLOT && slot >= OWN_DICE - n;
+}
+
+/** Colour of a slot in the current throw: own colour below 8 (purple for chasers), white above. */
 export function slotColour(state: LasVegasState, slot: number): string {
-  return slot >= FIRST_WHITE_SLOT ? NEUTRAL_COLOUR : (state.players[state.current]?.colour ?? '');
+  if (slot >= FIRST_WHITE_SLOT) return NEUTRAL_COLOUR;
+  if (isChaserSlot(state, slot)) return CHASER_COLOUR;
+  return state.players[state.current]?.colour ?? '';
+}
+
+/** Dice the pending chaser may remove: non-chaser dice on its casino (LV-9 may exclude the placer's). */
+export function chaseTargets(state: LasVegasState): PlacedDie[] {
+  if (state.chase === null) return [];
+  const casino = state.casinos[state.chase.casino - 1] as Casino;
+  return casino.dice.filter((d) => state.options.chaserTargets === 'anyDie' || d.seat !== state.current);
 }
 
 /** The white dice each player throws with their own (LV-6), or 0. */
@@ -282,7 +387,32 @@ export function whitePerPlayer(options: LasVegasOptions, players: number): numbe
   if (!options.neutralDice) return 0;
   if (players === 2) return options.neutralPerPlayer2;
   if (players === 3) return options.neutralPerPlayer3;
-  return options.neutralPerPlayer4;
+  if (players === 4) return options.neutralPerPlayer4;
+  return options.neutralPerPlayer5;
+}
+
+/** The money each casino is dealt up to: `casinoMinimum`, or by player count with `minimumStakeByPlayers` (spec 3.1). */
+export function casinoMinimum(options: LasVegasOptions, players: number): number {
+  if (!options.minimumStakeByPlayers) return options.casinoMinimum;
+  const byCount = (options as unknown as Record<string, number>)[`minimumByPlayers${players}`];
+  return byCount ?? options.casinoMinimum;
+}
+
+/** Player colours in seat order: white is neutral with `neutralDice`, the expansion adds yellow, grey, purple. */
+export function playerColours(options: LasVegasOptions): string[] {
+  const base: string[] = options.neutralDice ? PLAYER_COLOURS.filter((c) => c !== NEUTRAL_COLOUR) : [...PLAYER_COLOURS];
+  return options.extraPlayerDice ? [...base, ...EXTRA_COLOURS] : base;
+}
+
+/** Why these options cannot be played by `players` players (spec 3.11), or null. */
+function rangeProblem(o: LasVegasOptions, players: number): string | null {
+  if (players > 5 && !o.extraPlayerDice) return `${players} players need the expansion's extra dice (option extraPlayerDice).`;
+  if (o.neutralDice && players > 5) return `Neutral dice take 2 to 5 players; got ${players}.`;
+  if (o.neutralDice && players === 5 && !o.extraPlayerDice) return "Neutral dice with 5 players need the expansion's extra dice (option extraPlayerDice): white is neutral, so the 5th player takes yellow.";
+  if (o.chaserDice && players > 7) return `Chasers take 2 to 7 players (purple is the 8th player's colour); got ${players}.`;
+  if (o.bigDice && players > 7) return `Big dice take 2 to 7 players (there are 7 big dice); got ${players}.`;
+  if (o.extraPlayerDice && players < 6 && !(players === 5 && o.neutralDice)) return `The extra player dice are for 6 to 8 players (or 5 with neutral dice); got ${players}.`;
+  return null;
 }
 
 /** Is white the neutral colour in this game (its bills go under the deck)? */
@@ -322,7 +452,7 @@ function player(state: LasVegasState, seat: number): LasVegasPlayer {
 /** Sets up a round: bills dealt (after a reshuffle when asked), every hand full, the start player to act. */
 function startRound(state: LasVegasState, round: number, startPlayer: number): LasVegasState {
   const deck = round > 1 && state.options.reshuffleEachRound ? shuffle(faceUp(state.deck), roundSeed(state.options.deckSeed, round)) : faceUp(state.deck);
-  const dealt = dealCasinos(deck, state.options.casinoMinimum);
+  const dealt = dealCasinos(deck, casinoMinimum(state.options, state.players.length));
   return {
     ...state,
     casinos: dealt.casinos,
@@ -333,6 +463,8 @@ function startRound(state: LasVegasState, round: number, startPlayer: number): L
     current: startPlayer,
     phase: state.spareWhite > 0 ? 'spareThrow' : 'throw',
     thrown: emptyThrow(state),
+    setAside: [],
+    chase: null,
   };
 }
 
@@ -343,7 +475,7 @@ function scoreRound(state: LasVegasState): LasVegasState {
   let discard = [...state.discard];
   const payouts: Payout[] = [];
   state.casinos.forEach((casino, c) => {
-    const { awards, unclaimed } = scoreCasino(casinoCounts(casino), casino.bills, billValue);
+    const { awards, unclaimed } = scoreCasino(casinoCounts(casino, state.options.bigDice), casino.bills, billValue);
     for (const { colour, bill } of awards) {
       const seat = whiteIsNeutral(state) && colour === NEUTRAL_COLOUR ? -1 : state.players.findIndex((p) => p.colour === colour);
       if (seat < 0) deck.push(bill);
@@ -365,7 +497,7 @@ function scoreRound(state: LasVegasState): LasVegasState {
     discard,
     lastPayouts: payouts,
   };
-  if (state.round >= state.options.rounds) return { ...scored, phase: 'over', thrown: emptyThrow(state) };
+  if (state.round >= state.options.rounds) return { ...scored, phase: 'over', thrown: emptyThrow(state), setAside: [], chase: null };
   return startRound(scored, state.round + 1, (state.startPlayer + 1) % state.players.length);
 }
 
@@ -391,6 +523,7 @@ function checkThrow(state: LasVegasState, values: unknown): number[] | InvalidAc
 }
 
 function applyRoll(state: LasVegasState, values: unknown): LasVegasState | InvalidAction {
+  if (state.phase === 'chase') return invalid('game/must_chase', `${player(state, state.current).name} must first choose the die the chaser removes.`);
   if (state.phase === 'place') {
     return invalid('game/must_place', `${player(state, state.current).name} has thrown already; place the dice of one value (${thrownValues(state).join(', ')}).`);
   }
@@ -411,27 +544,51 @@ function applyRoll(state: LasVegasState, values: unknown): LasVegasState | Inval
 }
 
 function applyPlace(state: LasVegasState, value: unknown): LasVegasState | InvalidAction {
+  if (state.phase === 'chase') return invalid('game/must_chase', `${player(state, state.current).name} must first choose the die the chaser removes.`);
   if (state.phase !== 'place') return invalid('game/no_throw_yet', `${player(state, state.current).name} must throw before placing dice.`);
   if (!isDieValue(value)) return invalid('game/bad_value', `Name the value to place as a whole number 1 to 6; got ${show(value)}.`);
   const values = thrownValues(state);
   if (!values.includes(value)) return invalid('game/value_not_thrown', `No die of this throw shows ${value}; place one of ${values.join(', ')}.`);
-  const me = player(state, state.current);
   const slots = state.thrown.flatMap((v, slot) => (v === value ? [slot] : []));
-  const placed = slots.map((slot) => ({ colour: slot >= FIRST_WHITE_SLOT ? NEUTRAL_COLOUR : me.colour, seat: state.current, slot }));
+  const dice = slots.map((slot) => ({ colour: slotColour(state, slot), seat: state.current, slot }));
+  // Chasers never stay on a casino: they go to the Summary card and each removes a die there (spec 3.6).
+  const chasers = dice.filter((d) => isChaserSlot(state, d.slot));
+  const placed = dice.filter((d) => !isChaserSlot(state, d.slot));
   const casinos = state.casinos.map((c, i) => (i === value - 1 ? { ...c, dice: [...c.dice, ...placed] } : c));
   const players = state.players.map((p, i) => (i === state.current ? { ...p, hand: p.hand.filter((s) => !slots.includes(s)) } : p));
-  const after: LasVegasState = { ...state, casinos, players, thrown: emptyThrow(state) };
-  const next = nextWithDice(after, state.current);
-  if (next === null) return scoreRound(after);
-  return { ...after, current: next, phase: 'throw' };
+  const after: LasVegasState = { ...state, casinos, players, thrown: emptyThrow(state), setAside: [...state.setAside, ...chasers], chase: { casino: value, left: chasers.length } };
+  return afterChase(after);
+}
+
+/** Waits for the next chaser's target, or (none left, or nothing to remove) ends the turn. */
+function afterChase(state: LasVegasState): LasVegasState {
+  if (state.chase !== null && state.chase.left > 0 && chaseTargets(state).length > 0) return { ...state, phase: 'chase' };
+  const done: LasVegasState = { ...state, chase: null };
+  const next = nextWithDice(done, state.current);
+  if (next === null) return scoreRound(done);
+  return { ...done, current: next, phase: 'throw' };
+}
+
+function applyChase(state: LasVegasState, seat: unknown, slot: unknown): LasVegasState | InvalidAction {
+  if (state.phase !== 'chase' || state.chase === null) return invalid('game/no_chaser', 'No chaser is waiting to remove a die now.');
+  const { casino, left } = state.chase;
+  const target = chaseTargets(state).find((d) => d.seat === seat && d.slot === slot);
+  if (target === undefined) {
+    return invalid('game/bad_chase_target', `The chaser on casino ${casino} cannot remove die ${show(slot)} of seat ${show(seat)}; name a ${state.options.chaserTargets === 'anyDie' ? '' : "other player's "}die lying there.`);
+  }
+  const casinos = state.casinos.map((c, i) => (i === casino - 1 ? { ...c, dice: c.dice.filter((d) => d !== target) } : c));
+  // The die goes back to its owner, who throws it again this round (a player out of dice re-enters).
+  const players = state.players.map((p, i) => (i === target.seat ? { ...p, hand: [...p.hand, target.slot].sort((a, b) => a - b) } : p));
+  const setAside = target.seat === null ? [...state.setAside, target] : state.setAside;
+  return afterChase({ ...state, casinos, players, setAside, chase: { casino, left: left - 1 } });
 }
 
 /** What `value` would earn the current player at its casino now, minus what they earn there already. */
 function gainOf(state: LasVegasState, value: number): number {
   const me = player(state, state.current);
   const casino = state.casinos[value - 1] as Casino;
-  const mine = (c: Casino): number => scoreCasino(casinoCounts(c), c.bills, billValue).awards.filter((a) => a.colour === me.colour).reduce((s, a) => s + billValue(a.bill), 0);
-  const adding = state.thrown.flatMap((v, slot) => (v === value ? [{ colour: slot >= FIRST_WHITE_SLOT ? NEUTRAL_COLOUR : me.colour, seat: state.current, slot }] : []));
+  const mine = (c: Casino): number => scoreCasino(casinoCounts(c, state.options.bigDice), c.bills, billValue).awards.filter((a) => a.colour === me.colour).reduce((s, a) => s + billValue(a.bill), 0);
+  const adding = state.thrown.flatMap((v, slot) => (v === value && !isChaserSlot(state, slot) ? [{ colour: slotColour(state, slot), seat: state.current, slot }] : []));
   return mine({ ...casino, dice: [...casino.dice, ...adding] }) - mine(casino);
 }
 
@@ -440,6 +597,7 @@ function gainOf(state: LasVegasState, value: number): number {
  * casinos stand, using as few dice as possible on a draw; random among equals.
  */
 function bot(state: LasVegasState, random: () => number): LasVegasAction | null {
+  if (state.phase === 'chase') return chaseBot(state, random);
   if (state.phase !== 'place') return null;
   const options = thrownValues(state).map((value) => ({
     value,
@@ -449,6 +607,20 @@ function bot(state: LasVegasState, random: () => number): LasVegasAction | null 
   }));
   options.sort((a, b) => b.gain - a.gain || a.dice - b.dice || a.tie - b.tie);
   return { type: 'place', value: (options[0] as { value: number }).value };
+}
+
+/** A chaser removes the die that leaves the bot best paid at that casino; other players' dice first on a draw. */
+function chaseBot(state: LasVegasState, random: () => number): LasVegasAction {
+  const me = player(state, state.current);
+  const casino = state.casinos[(state.chase?.casino ?? 1) - 1] as Casino;
+  const mine = (dice: readonly PlacedDie[]): number =>
+    scoreCasino(casinoCounts({ ...casino, dice }, state.options.bigDice), casino.bills, billValue)
+      .awards.filter((a) => a.colour === me.colour)
+      .reduce((s, a) => s + billValue(a.bill), 0);
+  const options = chaseTargets(state).map((d) => ({ d, gain: mine(casino.dice.filter((x) => x !== d)), own: d.seat === state.current ? 1 : 0, tie: random() }));
+  options.sort((a, b) => b.gain - a.gain || a.own - b.own || a.tie - b.tie);
+  const { d } = options[0] as { d: PlacedDie };
+  return { type: 'chase', seat: d.seat, slot: d.slot };
 }
 
 /** $1,234,000: thousands separated by hand, so the board does not depend on the locale. */
@@ -470,9 +642,10 @@ function board(state: LasVegasState): TableBoard {
     status = r.winners.length > 0 ? `Game over: ${names} ${r.winners.length > 1 ? 'share the win' : 'wins'} with ${dollars(Math.max(...cash))}` : 'Game over';
   } else if (state.phase === 'spareThrow') status = `${name}: throw the ${state.spareWhite} spare white dice onto the casinos`;
   else if (state.phase === 'throw') status = `${name}: throw your ${me?.hand.length ?? 0} dice`;
+  else if (state.phase === 'chase') status = `${name}: choose a die for the chaser to remove from casino ${state.chase?.casino ?? ''}`;
   else status = `${name}: place the dice of one value (${thrownValues(state).join(', ')})`;
   const casinoPanels = state.casinos.map((c, i) => {
-    const counts = casinoCounts(c);
+    const counts = casinoCounts(c, state.options.bigDice);
     return {
       id: `casino${i + 1}`,
       label: `Casino ${i + 1}`,
@@ -504,6 +677,7 @@ function board(state: LasVegasState): TableBoard {
           { label: 'Round', value: `${state.round} of ${state.options.rounds}` },
           { label: 'Start player', value: state.players[state.startPlayer]?.name ?? '' },
           { label: 'Bills in deck', value: state.deck.length },
+          ...(state.options.chaserDice ? [{ label: 'Chasers spent', value: state.setAside.filter((d) => d.colour === CHASER_COLOUR).length }] : []),
         ],
       },
       ...casinoPanels,
@@ -520,15 +694,15 @@ export const lasVegas: GameDef<LasVegasState, LasVegasAction, LasVegasOptions> =
   id: 'las-vegas',
   name: 'Las Vegas',
   minPlayers: 2,
-  maxPlayers: 5,
+  maxPlayers: 8,
   defaultOptions: DEFAULT_OPTIONS,
   summary:
-    'Dice placement for 2-5 players over four rounds. Six casinos (1-6) each get banknotes worth at least $50,000. In turn, each player throws all the dice they still hold and puts every die of one value on the casino with that number. When all dice are placed, each casino pays its bills, highest first, to the colours with the most dice, one bill each; colours tied on a count are all out. Most money after four rounds wins. Variant: neutral white dice thrown with your own, whose bills nobody gets.',
+    'Dice placement for 2-5 players (up to 8 with the Boulevard extra dice) over four rounds. Six casinos (1-6) each get banknotes worth at least $50,000. In turn, each player throws all the dice they still hold and puts every die of one value on the casino with that number. When all dice are placed, each casino pays its bills, highest first, to the colours with the most dice, one bill each; colours tied on a count are all out. Most money after four rounds wins. Variant: neutral white dice thrown with your own, whose bills nobody gets. Boulevard modules available: extra player dice (yellow, grey, purple for 6-8 players), big dice that count as two, purple chasers that knock a die off the casino they land on, and a minimum stake per casino by player count.',
   dice: {
     count: OWN_DICE + 4,
-    colours: [...PLAYER_COLOURS],
-    sizes: [],
-    note: "Each throw is one player's dice: their 8 in their colour (slots 0-7) plus, with neutral dice, white ones (slots 8 and up).",
+    colours: [...PLAYER_COLOURS, ...EXTRA_COLOURS],
+    sizes: ['normal', 'big'],
+    note: "Each throw is one player's dice: their 8 in their colour (slots 0-7; with big dice slot 0 is the big die, with chasers slot 7 and for 2-5 players slot 6 are purple chasers) plus, with neutral dice, white ones (slots 8 and up).",
   },
   optionSpecs: OPTION_SPECS,
   board,
@@ -539,14 +713,13 @@ export const lasVegas: GameDef<LasVegasState, LasVegasAction, LasVegasOptions> =
   setup(players, options) {
     const opts = resolveOptions<LasVegasOptions>('Las Vegas', OPTION_SPECS, options);
     checkPlayers('Las Vegas', players, lasVegas.minPlayers, lasVegas.maxPlayers);
-    if (opts.neutralDice && players.length > 4) {
-      throw new GameSetupError('Neutral dice take 2 to 4 players: a fifth player needs the expansion\'s extra dice, which are not available yet.');
-    }
-    // The option ranges keep whites × players within the 8 white dice.
+    const problem = rangeProblem(opts, players.length);
+    if (problem !== null) throw new GameSetupError(problem);
+    // The option ranges keep whites × players within the white dice (8, or 10 with the expansion for 5 players).
     const whites = whitePerPlayer(opts, players.length);
     // Only the 3-player game throws the white dice nobody holds (LV-6).
     const spare = opts.neutralDice && players.length === 3 ? WHITE_DICE - 3 * whites : 0;
-    const colours = opts.neutralDice ? PLAYER_COLOURS.filter((c) => c !== NEUTRAL_COLOUR) : PLAYER_COLOURS;
+    const colours = playerColours(opts);
     const base: LasVegasState = {
       game: 'las-vegas',
       options: opts,
@@ -562,6 +735,8 @@ export const lasVegas: GameDef<LasVegasState, LasVegasAction, LasVegasOptions> =
       phase: 'throw',
       thrown: [],
       lastPayouts: [],
+      setAside: [],
+      chase: null,
     };
     return startRound(base, 1, 0);
   },
@@ -585,12 +760,15 @@ export const lasVegas: GameDef<LasVegasState, LasVegasAction, LasVegasOptions> =
         return applyRoll(state, a.values);
       case 'place':
         return applyPlace(state, a.value);
+      case 'chase':
+        return applyChase(state, (a as { seat?: unknown }).seat, (a as { slot?: unknown }).slot);
       default:
-        return invalid('game/unknown_action', `Las Vegas has no action ${show(a?.type)}; use roll or place.`);
+        return invalid('game/unknown_action', `Las Vegas has no action ${show(a?.type)}; use roll, place or chase.`);
     }
   },
 
   legalActions(state) {
+    if (state.phase === 'chase') return chaseTargets(state).map((d) => ({ type: 'chase' as const, seat: d.seat, slot: d.slot }));
     if (state.phase !== 'place') return [];
     return thrownValues(state).map((value) => ({ type: 'place', value }));
   },

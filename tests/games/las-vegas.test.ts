@@ -9,6 +9,11 @@ import {
   TOTAL_MONEY,
   bankMoney,
   billValue,
+  casinoMinimum,
+  casinoCounts,
+  chasersPerPlayer,
+  isChaserSlot,
+  slotSize,
   dealCasinos,
   lasVegas,
   money,
@@ -41,7 +46,7 @@ function refuse(state: LasVegasState, action: unknown): InvalidAction {
 
 const roll = (...values: number[]): LasVegasAction => ({ type: 'roll', values });
 const place = (value: number): LasVegasAction => ({ type: 'place', value });
-const names = (n: number): string[] => ['Ann', 'Bob', 'Cat', 'Dan', 'Eve'].slice(0, n);
+const names = (n: number): string[] => ['Ann', 'Bob', 'Cat', 'Dan', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy'].slice(0, n);
 const values = (ids: readonly number[]): number[] => ids.map(billValue);
 const placedValues = (s: LasVegasState): number[] => lasVegas.legalActions(s).map((a) => (a.type === 'place' ? a.value : 0));
 
@@ -66,7 +71,7 @@ const dice = (colour: string, seat: number | null, n: number, from = 0): PlacedD
  * other bills are in the deck in id order. The fixture does not place the
  * other dice of each seat: only the flow after the last placement matters.
  */
-function lastDie(players: number, casinos: Record<number, { bills: number[]; dice: PlacedDie[] }>, options: Partial<LasVegasOptions> = {}): LasVegasState {
+function lastDie(players: number, casinos: Record<number, Casino>, options: Partial<LasVegasOptions> = {}): LasVegasState {
   const s = lasVegas.setup(names(players), options);
   const table: Casino[] = Array.from({ length: CASINO_COUNT }, (_, i) => casinos[i + 1] ?? { bills: [], dice: [] });
   const onTable = new Set(table.flatMap((c) => c.bills));
@@ -195,11 +200,14 @@ describe('set-up', () => {
   });
   it('refuses bad player lists and options', () => {
     expect(() => lasVegas.setup(['Ann'])).toThrow(GameSetupError);
-    expect(() => lasVegas.setup(names(5).concat('Fay'))).toThrow(/2 to 5 players/);
-    expect(() => lasVegas.setup(names(5), { neutralDice: true })).toThrow(/2 to 4 players/);
+    expect(() => lasVegas.setup(names(9))).toThrow(/2 to 8 players/);
+    expect(() => lasVegas.setup(names(6))).toThrow(/extraPlayerDice/);
+    expect(() => lasVegas.setup(names(5), { neutralDice: true })).toThrow(/extraPlayerDice/);
+    expect(() => lasVegas.setup(names(6), { neutralDice: true, extraPlayerDice: true })).toThrow(/2 to 5 players/);
+    expect(() => lasVegas.setup(names(4), { extraPlayerDice: true })).toThrow(/6 to 8 players/);
     expect(() => lasVegas.setup(names(2), { rounds: 0 })).toThrow(GameSetupError);
     expect(() => lasVegas.setup(names(2), { unclaimedBills: 'burn' } as unknown as Partial<LasVegasOptions>)).toThrow(GameSetupError);
-    expect(() => lasVegas.setup(names(2), { chaserDice: true } as unknown as Partial<LasVegasOptions>)).toThrow(/Unknown/);
+    expect(() => lasVegas.setup(names(2), { slotMachine: true } as unknown as Partial<LasVegasOptions>)).toThrow(/Unknown/);
   });
   it('exposes every option with its spec default', () => {
     const s = lasVegas.setup(names(2));
@@ -397,6 +405,192 @@ describe('options', () => {
 });
 
 // ---------------------------------------------------------------------------
+// Expansion modules
+
+describe('module extraPlayerDice (spec 3.3)', () => {
+  it('off by default: 6 players are refused; on: yellow, grey and purple take seats 6, 7 and 8', () => {
+    expect(DEFAULT_OPTIONS.extraPlayerDice).toBe(false);
+    expect(() => lasVegas.setup(names(6))).toThrow(GameSetupError);
+    const eight = lasVegas.setup(names(8), { extraPlayerDice: true });
+    expect(eight.players.map((p) => p.colour)).toEqual(['red', 'green', 'blue', 'black', 'white', 'yellow', 'grey', 'purple']);
+    expect(eight.players.every((p) => p.hand.length === 8)).toBe(true);
+    expect(lasVegas.setup(names(7), { extraPlayerDice: true }).players.map((p) => p.colour).slice(5)).toEqual(['yellow', 'grey']);
+    expect(lasVegas.dice.colours).toEqual(expect.arrayContaining(['yellow', 'grey', 'purple']));
+  });
+  it('the 8th player plays purple like any colour: their dice count and win bills', () => {
+    const [b90] = billIds(90000) as [number];
+    let s = lastDie(8, { 3: { bills: [b90], dice: [...dice('purple', 7, 2), ...dice('yellow', 5, 1)] } }, { extraPlayerDice: true, rounds: 1 });
+    s = step(step(s, roll(6)), place(6));
+    expect(s.players[7]!.bills).toEqual([b90]);
+    expect(lasVegas.result(s)!.scores[7]).toBe(90000);
+  });
+  it('with neutral dice, 5 players: white is neutral, the 5th player takes yellow, 2 white dice each (10 in all)', () => {
+    const s = lasVegas.setup(names(5), { neutralDice: true, extraPlayerDice: true });
+    expect(s.players.map((p) => p.colour)).toEqual(['red', 'green', 'blue', 'black', 'yellow']);
+    expect(s.whitePerPlayer).toBe(2);
+    expect(s.spareWhite).toBe(0);
+    expect(lasVegas.diceRequest(s)).toEqual({ count: 10, slots: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], player: 0, secret: false });
+    expect(lasVegas.diceRequest(lasVegas.setup(names(5), { neutralDice: true, extraPlayerDice: true, neutralPerPlayer5: 1 }))?.count).toBe(9);
+  });
+});
+
+describe('module bigDice (spec 3.5)', () => {
+  // Slot 0 is the big die: the normal dice of these fixtures start at slot 1.
+  const big = (colour: string, seat: number): PlacedDie => ({ colour, seat, slot: 0 });
+  it('#8 A: big + 2 normal (= 4), B: 4 normal: a tie, both cancel (without big dice B wins)', () => {
+    const casino: Casino = { bills: [], dice: [big('red', 0), ...dice('red', 0, 2, 1), ...dice('green', 1, 4, 1)] };
+    expect(casinoCounts(casino, true)).toEqual({ red: 4, green: 4 });
+    expect(scoreCasino(casinoCounts(casino, true), [70000], (b) => b)).toEqual({ awards: [], unclaimed: [70000] });
+    const [b70] = billIds(70000) as [number];
+    const play = (options: Partial<LasVegasOptions>) => step(step(lastDie(2, { 2: { ...casino, bills: [b70] } }, { rounds: 1, ...options }), roll(6)), place(6));
+    const withBig = play({ bigDice: true });
+    expect(withBig.players.map((p) => p.bills)).toEqual([[], []]);
+    expect(withBig.lastPayouts.filter((p) => p.casino === 2)).toEqual([{ round: 1, casino: 2, bill: b70, colour: null, seat: null }]);
+    expect(play({}).players.map((p) => p.bills)).toEqual([[], [b70]]);
+  });
+  it('#9 A: big only (= 2), B: 1: A first, B second (without big dice they tie and cancel)', () => {
+    const [b60, b20] = billIds(60000, 20000) as [number, number];
+    const casino: Casino = { bills: [b60, b20], dice: [big('red', 0), ...dice('green', 1, 1, 1)] };
+    expect(casinoCounts(casino, true)).toEqual({ red: 2, green: 1 });
+    expect(casinoCounts(casino)).toEqual({ red: 1, green: 1 });
+    const play = (options: Partial<LasVegasOptions>) => step(step(lastDie(2, { 4: casino }, { rounds: 1, ...options }), roll(6)), place(6));
+    expect(play({ bigDice: true }).players.map((p) => p.bills)).toEqual([[b60], [b20]]);
+    expect(play({}).players.map((p) => p.bills)).toEqual([[], []]);
+  });
+  it('slot 0 is the big die: thrown and placed with the others, shown by slotSize; 2-7 players only', () => {
+    expect(DEFAULT_OPTIONS.bigDice).toBe(false);
+    let s = lasVegas.setup(names(2), { bigDice: true });
+    expect(lasVegas.diceRequest(s)).toEqual({ count: 8, slots: [0, 1, 2, 3, 4, 5, 6, 7], player: 0, secret: false });
+    expect(slotSize(s, 0)).toBe('big');
+    expect(slotSize(s, 1)).toBe('normal');
+    expect(slotSize(lasVegas.setup(names(2)), 0)).toBe('normal');
+    expect(lasVegas.dice.sizes).toEqual(['normal', 'big']);
+    s = step(step(s, roll(3, 3, 1, 1, 1, 2, 4, 5)), place(3));
+    expect(s.casinos[2]!.dice).toEqual([big('red', 0), { colour: 'red', seat: 0, slot: 1 }]);
+    expect(lasVegas.board(s).panels[3]!.items).toContainEqual({ label: 'red', value: 3 });
+    expect(lasVegas.setup(names(7), { bigDice: true, extraPlayerDice: true }).players).toHaveLength(7);
+    expect(() => lasVegas.setup(names(8), { bigDice: true, extraPlayerDice: true })).toThrow(/2 to 7 players/);
+  });
+});
+
+describe('module chaserDice (spec 3.6, LV-9)', () => {
+  const chase = (seat: number | null, slot: number): LasVegasAction => ({ type: 'chase', seat, slot });
+  /** Ann (red) holds own dice 0, 1 and her chaser 7; casino 5 holds Bob's 3 green dice; Bob holds nothing. */
+  const ten = (options: Partial<LasVegasOptions> = {}): LasVegasState => {
+    const s = lastDie(2, { 5: { bills: billIds(50000), dice: dice('green', 1, 3) } }, { chaserDice: true, ...options });
+    return { ...s, players: s.players.map((p, i) => (i === 0 ? { ...p, hand: [0, 1, 7] } : p)) };
+  };
+  it('#10 casino 5 holds B 3; A places own 5, own 5 and a chaser 5: A removes one of B\'s dice, A 2 and B 2 remain, the chaser is spent', () => {
+    let s = step(ten(), roll(5, 5, 5));
+    expect(slotColour(s, 7)).toBe('purple');
+    s = step(s, place(5));
+    expect(s.phase).toBe('chase');
+    expect(s.current).toBe(0);
+    expect(lasVegas.diceRequest(s)).toBeNull();
+    expect(lasVegas.legalActions(s)).toEqual([chase(1, 0), chase(1, 1), chase(1, 2), chase(0, 0), chase(0, 1)]);
+    expect(lasVegas.board(s).status).toBe('Ann (red): choose a die for the chaser to remove from casino 5');
+    s = step(s, chase(1, 2));
+    expect(casinoCounts(s.casinos[4]!)).toEqual({ green: 2, red: 2 });
+    expect(s.setAside).toEqual([{ colour: 'purple', seat: 0, slot: 7 }]);
+    expect(s.players[1]!.hand).toEqual([2]);
+    expect(lasVegas.board(s).panels[0]!.items).toContainEqual({ label: 'Chasers spent', value: 1 });
+  });
+  it('#11 a lone chaser placed on an empty casino has no effect and is spent', () => {
+    let s = lastDie(2, {}, { chaserDice: true, rounds: 2 });
+    s = step(step(s, roll(3)), place(3));
+    // Nothing to remove: the turn ends at once, here with the round (every die placed).
+    expect(s.round).toBe(2);
+    expect(s.lastPayouts.every((p) => p.casino !== 3 || p.colour === null)).toBe(true);
+    const mid = step({ ...lastDie(2, {}, { chaserDice: true }), players: lastDie(2, {}, { chaserDice: true }).players.map((p) => ({ ...p, hand: [7, 1] })) }, roll(3, 4));
+    const after = step(mid, place(3));
+    expect(after.phase).toBe('throw');
+    expect(after.current).toBe(1);
+    expect(after.casinos[2]!.dice).toEqual([]);
+    expect(after.setAside).toEqual([{ colour: 'purple', seat: 0, slot: 7 }]);
+  });
+  it('#12 B had no dice; A\'s chaser removes B\'s die: B re-enters and throws it on the next turn', () => {
+    let s = step(step(ten(), roll(5, 5, 5)), place(5));
+    expect(s.players[1]!.hand).toEqual([]);
+    s = step(s, chase(1, 0));
+    expect(s.phase).toBe('throw');
+    expect(s.current).toBe(1);
+    expect(lasVegas.diceRequest(s)).toEqual({ count: 1, slots: [0], player: 1, secret: false });
+    s = step(step(s, roll(2)), place(2));
+    // Ann has no dice left and Bob placed his last one: the round is scored, next round everyone has their chasers back.
+    expect(s.round).toBe(2);
+    expect(s.setAside).toEqual([]);
+    expect(s.players.every((p) => p.hand.length === 8)).toBe(true);
+  });
+  it('two chasers each remove a die, own dice just placed included; without targets the rest are simply spent', () => {
+    let s = lastDie(2, {}, { chaserDice: true });
+    s = { ...s, players: s.players.map((p, i) => (i === 0 ? { ...p, hand: [0, 6, 7] } : p)) };
+    s = step(step(s, roll(2, 2, 2)), place(2));
+    expect(lasVegas.legalActions(s)).toEqual([chase(0, 0)]);
+    s = step(s, chase(0, 0));
+    expect(s.casinos[1]!.dice).toEqual([]);
+    expect(s.setAside.map((d) => d.slot)).toEqual([6, 7]);
+    expect(s.players[0]!.hand).toEqual([0]);
+    expect(s.phase).toBe('throw');
+    expect(s.current).toBe(0);
+  });
+  it("off by default: the same throw puts Ann's die 7 on the casino as a red die", () => {
+    const plain = ten({ chaserDice: false });
+    const s = step(step({ ...plain, players: plain.players.map((p, i) => (i === 1 ? { ...p, hand: [3] } : p)) }, roll(5, 5, 5)), place(5));
+    expect(casinoCounts(s.casinos[4]!)).toEqual({ green: 3, red: 3 });
+    expect(s.casinos[4]!.dice).toContainEqual({ colour: 'red', seat: 0, slot: 7 });
+    expect(s.setAside).toEqual([]);
+  });
+  it("chaserTargets 'opponentsOnly': only dice other players placed may be removed", () => {
+    const s = step(step(ten({ chaserTargets: 'opponentsOnly' }), roll(5, 5, 5)), place(5));
+    expect(lasVegas.legalActions(s)).toEqual([chase(1, 0), chase(1, 1), chase(1, 2)]);
+    expect(refuse(s, chase(0, 0)).code).toBe('game/bad_chase_target');
+    // With only own dice there, the chaser has nothing to remove.
+    let own = lastDie(2, {}, { chaserDice: true, chaserTargets: 'opponentsOnly' });
+    own = { ...own, players: own.players.map((p, i) => (i === 0 ? { ...p, hand: [0, 7] } : { ...p, hand: [0] })) };
+    own = step(step(own, roll(4, 4)), place(4));
+    expect(own.phase).toBe('throw');
+    expect(own.casinos[3]!.dice).toEqual([{ colour: 'red', seat: 0, slot: 0 }]);
+  });
+  it('two chasers each with 2-5 players, one with 6-7; 8 players refused; refusals while a chaser waits', () => {
+    expect(chasersPerPlayer({ ...DEFAULT_OPTIONS, chaserDice: true }, 5)).toBe(2);
+    expect(chasersPerPlayer({ ...DEFAULT_OPTIONS, chaserDice: true }, 6)).toBe(1);
+    const seven = lasVegas.setup(names(7), { chaserDice: true, extraPlayerDice: true });
+    expect([slotColour(seven, 6), slotColour(seven, 7)]).toEqual(['red', 'purple']);
+    const two = lasVegas.setup(names(2), { chaserDice: true });
+    expect([slotColour(two, 5), slotColour(two, 6), slotColour(two, 7)]).toEqual(['red', 'purple', 'purple']);
+    expect(() => lasVegas.setup(names(8), { chaserDice: true, extraPlayerDice: true })).toThrow(/2 to 7 players/);
+    const s = step(step(ten(), roll(5, 5, 5)), place(5));
+    expect(refuse(s, roll(1)).code).toBe('game/must_chase');
+    expect(refuse(s, place(5)).code).toBe('game/must_chase');
+    expect(refuse(s, chase(1, 7)).code).toBe('game/bad_chase_target');
+    expect(refuse(s, { type: 'chase' }).code).toBe('game/bad_chase_target');
+    expect(refuse(two, chase(1, 0)).code).toBe('game/no_chaser');
+  });
+});
+
+describe('module minimumStakeByPlayers (spec 3.1, LV-31)', () => {
+  const dealtAtLeast = (s: LasVegasState, min: number): boolean => s.casinos.every((c) => values(c.bills).reduce((a, b) => a + b, 0) >= min);
+  it('off: every casino is dealt up to casinoMinimum; on: up to $30,000 with 2 players ... $90,000 with 8', () => {
+    const plain = lasVegas.setup(names(2));
+    const two = lasVegas.setup(names(2), { minimumStakeByPlayers: true });
+    expect(two.casinos).toEqual(dealCasinos(initialDeck(0), 30000).casinos);
+    expect(plain.casinos).toEqual(dealCasinos(initialDeck(0), 50000).casinos);
+    expect(two.casinos).not.toEqual(plain.casinos);
+    const eight = lasVegas.setup(names(8), { minimumStakeByPlayers: true, extraPlayerDice: true });
+    expect(eight.casinos).toEqual(dealCasinos(initialDeck(0), 90000).casinos);
+    expect(dealtAtLeast(eight, 90000)).toBe(true);
+    expect([2, 3, 4, 5, 6, 7, 8].map((n) => casinoMinimum({ ...DEFAULT_OPTIONS, minimumStakeByPlayers: true }, n))).toEqual([30000, 40000, 50000, 60000, 70000, 80000, 90000]);
+    expect(casinoMinimum(DEFAULT_OPTIONS, 8)).toBe(50000);
+  });
+  it('minimumByPlayersN changes the value for that player count only', () => {
+    const o = { ...DEFAULT_OPTIONS, minimumStakeByPlayers: true, minimumByPlayers3: 100000 };
+    expect(casinoMinimum(o, 3)).toBe(100000);
+    expect(casinoMinimum(o, 4)).toBe(50000);
+    expect(dealtAtLeast(lasVegas.setup(names(3), { minimumStakeByPlayers: true, minimumByPlayers3: 100000 }), 100000)).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------
 // Invariants over bot games
 
 type Seen = { state: LasVegasState; previous: LasVegasState | null };
@@ -410,25 +604,45 @@ function checkInvariants(raw: unknown, rawPrevious: unknown | null): void {
   expect(new Set(bills).size).toBe(BILL_COUNT);
   // A bill once claimed stays with its player (claimed only once, never taken back).
   if (p) s.players.forEach((pl, i) => expect(pl.bills.slice(0, p.players[i]!.bills.length)).toEqual(p.players[i]!.bills));
-  // Every die is on exactly one casino or in its owner's hand.
+  // Every die is in its owner's hand, on exactly one casino, or (a spent chaser) on the Summary card.
+  const chasers = chasersPerPlayer(s.options, s.players.length);
   s.players.forEach((pl, seat) => {
     const onCasinos = s.casinos.flatMap((c) => c.dice.filter((d) => d.seat === seat).map((d) => d.slot));
-    const all = [...pl.hand, ...onCasinos].sort((a, b) => a - b);
+    const spent = s.setAside.filter((d) => d.seat === seat).map((d) => d.slot);
+    const all = [...pl.hand, ...onCasinos, ...spent].sort((a, b) => a - b);
     expect(all).toEqual(Array.from({ length: 8 + s.whitePerPlayer }, (_, i) => i));
     for (const c of s.casinos) for (const d of c.dice) if (d.seat === seat) expect(d.colour).toBe(d.slot >= 8 ? 'white' : pl.colour);
+    // Only chasers are spent, and only chasers placed this round.
+    for (const slot of spent) expect(isChaserSlot(s, slot)).toBe(true);
+    // Scoring weight of a seat's own colour: its normal dice, plus one for the big die counting twice.
+    const own = (slot: number): boolean => slot < 8 && !isChaserSlot(s, slot);
+    const inHand = pl.hand.filter(own).length + (s.options.bigDice && pl.hand.includes(0) ? 1 : 0);
+    const placed = s.casinos.reduce((a, c) => a + (casinoCounts(c, s.options.bigDice)[pl.colour] ?? 0), 0);
+    expect(inHand + placed).toBe(8 - chasers + (s.options.bigDice ? 1 : 0));
   });
-  const spare = s.casinos.flatMap((c) => c.dice.filter((d) => d.seat === null).map((d) => d.slot)).sort((a, b) => a - b);
-  const inPlay = s.phase === 'throw' || s.phase === 'place';
+  // Chasers never remain on a casino (spec 8).
+  for (const c of s.casinos) for (const d of c.dice) expect(d.seat !== null && isChaserSlot(s, d.slot)).toBe(false);
+  const spare = [...s.casinos.flatMap((c) => c.dice), ...s.setAside].filter((d) => d.seat === null).map((d) => d.slot).sort((a, b) => a - b);
+  const inPlay = s.phase === 'throw' || s.phase === 'place' || s.phase === 'chase';
   expect(spare).toEqual(inPlay ? Array.from({ length: s.spareWhite }, (_, i) => 8 + i) : []);
+  // A chase moves exactly one die off the chaser's casino, back to its owner's hand (a spare white to the side).
+  if (p && p.phase === 'chase' && p.chase) {
+    const casino = p.chase.casino - 1;
+    const before = p.casinos[casino]!.dice;
+    // (Chasing a spare white die may end the round, which clears the casinos.)
+    const after = s.round === p.round && s.phase !== 'over' ? s.casinos[casino]!.dice : null;
+    if (after) expect(after.length).toBe(before.length - 1);
+  }
   // A placement moves the current player's thrown dice of one value onto that value's casino.
   if (p && p.phase === 'place' && s.round === p.round && s.phase !== 'over') {
     const moved = s.casinos.flatMap((c, i) => c.dice.slice(p.casinos[i]!.dice.length).map((d) => ({ d, casino: i + 1 })));
-    expect(moved.length).toBeGreaterThan(0);
+    // A throw of one value shown only by chasers places nothing that stays.
+    if (!s.options.chaserDice) expect(moved.length).toBeGreaterThan(0);
     for (const { d, casino } of moved) {
       expect(d.seat).toBe(p.current);
       expect(p.thrown[d.slot]).toBe(casino);
     }
-    expect(new Set(moved.map((m) => m.casino)).size).toBe(1);
+    expect(new Set(moved.map((m) => m.casino)).size).toBe(moved.length > 0 ? 1 : 0);
   }
   // No colour wins two bills from one casino in one scoring.
   const keys = s.lastPayouts.filter((x) => x.colour !== null).map((x) => `${x.casino}:${x.colour}`);
@@ -439,14 +653,41 @@ function checkInvariants(raw: unknown, rawPrevious: unknown | null): void {
 
 describe('contract', () => {
   it('300 bot games keep the contract, conserve money, bills and dice', () => {
-    checkContract(lasVegas, 300, {}, checkInvariants);
+    // 6-8 players need extraPlayerDice; maxPlayers cannot depend on options, so the default run stops at 5.
+    checkContract({ ...lasVegas, maxPlayers: 5 }, 300, {}, checkInvariants);
   });
   it('with neutral dice, discarded unclaimed bills, reshuffles, a high minimum and 3 rounds', () => {
     // Neutral dice take at most 4 players; maxPlayers cannot depend on options, so the run narrows it.
     checkContract({ ...lasVegas, maxPlayers: 4 }, 150, { neutralDice: true, unclaimedBills: 'discard', reshuffleEachRound: true, finalTie: 'mostBills', casinoMinimum: 90000, rounds: 3, deckSeed: 4242 }, checkInvariants);
   });
+  it('with chasers (both target rules), big dice and neutral dice', () => {
+    let chases = 0;
+    const counting = (state: unknown, previous: unknown | null): void => {
+      checkInvariants(state, previous);
+      if ((previous as LasVegasState | null)?.phase === 'chase') chases++;
+    };
+    checkContract({ ...lasVegas, maxPlayers: 4 }, 40, { chaserDice: true, bigDice: true, neutralDice: true }, counting);
+    checkContract({ ...lasVegas, maxPlayers: 5 }, 30, { chaserDice: true, chaserTargets: 'opponentsOnly', rounds: 2 }, counting);
+    expect(chases).toBeGreaterThan(100);
+  });
+  it('with big dice, and 5 players with neutral and extra dice', () => {
+    checkContract({ ...lasVegas, maxPlayers: 5 }, 30, { bigDice: true, minimumStakeByPlayers: true }, checkInvariants);
+    checkContract({ ...lasVegas, minPlayers: 5, maxPlayers: 5 }, 15, { neutralDice: true, extraPlayerDice: true, bigDice: true }, checkInvariants);
+  });
+  it('6, 7 and 8 players with the extra dice and minimum by player count', () => {
+    checkContract({ ...lasVegas, minPlayers: 6, maxPlayers: 6 }, 20, { extraPlayerDice: true, minimumStakeByPlayers: true, bigDice: true }, checkInvariants);
+    // The harness seats at most 6, so 7 and 8 players are played here, with a replay each.
+    for (const n of [7, 8]) {
+      for (let seed = 1; seed <= 8; seed++) {
+        const options = { extraPlayerDice: true, minimumStakeByPlayers: seed % 2 === 0, bigDice: n === 7, chaserDice: n === 7 };
+        const game = playBotGame(lasVegas, names(n), seed, options, checkInvariants);
+        expect(game.result.scores).toHaveLength(n);
+        if (seed <= 3) expect(replay(lasVegas, names(n), options, game.actions)).toEqual(game.final);
+      }
+    }
+  });
   it('a long game with a $500,000 minimum runs the deck dry without getting stuck', () => {
-    checkContract(lasVegas, 30, { casinoMinimum: 500000, rounds: 10, unclaimedBills: 'discard' }, checkInvariants);
+    checkContract({ ...lasVegas, maxPlayers: 5 }, 30, { casinoMinimum: 500000, rounds: 10, unclaimedBills: 'discard' }, checkInvariants);
   });
 });
 
