@@ -5,11 +5,10 @@
  */
 import { invalid } from './types.js';
 import type { DiceRequest, InvalidAction } from './types.js';
+import { isDieValue, show } from './dice.js';
 
-/** A value as a person would type it (JSON would print NaN as null). */
-export const show = (v: unknown): string => (typeof v === 'number' || v === undefined ? String(v) : JSON.stringify(v));
-
-export const isDieValue = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 6;
+// Re-exported: the bluffing games take them from here.
+export { isDieValue, show };
 
 /** True for a whole number in [min, max]. */
 export const isIntIn = (v: unknown, min: number, max: number): v is number =>

@@ -8,6 +8,7 @@
 import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, ScorecardBoard } from './types.js';
 import { checkPlayers as checkSeats, resolveOptions } from './setup-checks.js';
+import { faceCounts, isDieValue, show, sum } from './dice.js';
 
 // ---------------------------------------------------------------------------
 // Scorecard
@@ -178,23 +179,12 @@ export interface ScoreChoice {
 // ---------------------------------------------------------------------------
 // Pure scoring helpers
 
-const isDieValue = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 6;
-
 function assertDice(dice: readonly number[]): void {
   // Callers hand over complete throws; anything else is a bug, not a player's mistake.
   if (dice.length !== DICE_COUNT || !dice.every(isDieValue)) {
     throw new RangeError(`Expected ${DICE_COUNT} dice with values 1..6, got [${dice.join(', ')}]`);
   }
 }
-
-/** How many dice show each face; index 0 is unused. */
-function faceCounts(dice: readonly number[]): number[] {
-  const counts = [0, 0, 0, 0, 0, 0, 0];
-  for (const d of dice) counts[d] = (counts[d] ?? 0) + 1;
-  return counts;
-}
-
-const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
 const hasRun = (dice: readonly number[], length: number): boolean => {
   const faces = new Set(dice);
@@ -329,10 +319,6 @@ export function emptyCard(): Card {
 
 // ---------------------------------------------------------------------------
 // Setup validation
-
-
-/** A value as a person would type it (JSON would print NaN as null). */
-const show = (v: unknown): string => (typeof v === 'number' || v === undefined ? String(v) : JSON.stringify(v));
 
 function checkOptions(given: Partial<DicePokerOptions> | undefined): DicePokerOptions {
   return resolveOptions<DicePokerOptions>('Dice Poker', OPTION_SPECS, given);

@@ -25,6 +25,7 @@
 import { GameSetupError, invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
+import { isDieValue, show } from './dice.js';
 
 // ---------------------------------------------------------------------------
 // Components
@@ -438,8 +439,6 @@ export function bankMoney(state: LasVegasState): number {
 // ---------------------------------------------------------------------------
 // The game
 
-const isDieValue = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 6;
-const show = (v: unknown): string => (typeof v === 'number' || v === undefined ? String(v) : JSON.stringify(v));
 const emptyThrow = (state: Pick<LasVegasState, 'whitePerPlayer' | 'spareWhite'>): (number | null)[] =>
   Array<number | null>(OWN_DICE + Math.max(state.whitePerPlayer, state.spareWhite)).fill(null);
 

@@ -5,20 +5,10 @@
  */
 import { invalid } from './types.js';
 import type { DiceRequest, InvalidAction } from './types.js';
+import { isDieValue, show, sum, faceCounts } from './dice.js';
 
-/** A value as a person would type it (JSON would print NaN as null). */
-export const show = (v: unknown): string => (typeof v === 'number' || v === undefined ? String(v) : JSON.stringify(v));
-
-export const isDieValue = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 6;
-
-export const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
-
-/** How many dice show each face; index 0 is unused. */
-export function faceCounts(dice: readonly number[]): number[] {
-  const counts = [0, 0, 0, 0, 0, 0, 0];
-  for (const d of dice) counts[d] = (counts[d] ?? 0) + 1;
-  return counts;
-}
+// Re-exported: the push-luck games take them from here.
+export { isDieValue, show, sum, faceCounts };
 
 /**
  * The values of a `roll` action when they fit the request, else the refusal:

@@ -1,7 +1,6 @@
 /** Validation every game's `setup` shares: player lists and options against their specs. */
 import { GameSetupError, type OptionSpec } from './types.js';
-
-const show = (v: unknown): string => (typeof v === 'number' || v === undefined ? String(v) : JSON.stringify(v));
+import { show } from './dice.js';
 
 /**
  * Options with their defaults filled in, each checked against its spec.

@@ -4,13 +4,10 @@
  */
 import { invalid } from './types.js';
 import type { DiceRequest, InvalidAction } from './types.js';
+import { isDieValue, show, sum } from './dice.js';
 
-export const isDieValue = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 6;
-
-/** A value as a person would type it (JSON would print NaN as null). */
-export const show = (v: unknown): string => (typeof v === 'number' || v === undefined ? String(v) : JSON.stringify(v));
-
-export const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+// Re-exported: the three-dice games take them from here.
+export { isDieValue, show, sum };
 
 /**
  * The dice values of a `roll` action checked against the request the game

@@ -9,23 +9,13 @@
 import { invalid } from './types.js';
 import type { BoardPanel, DiceRequest, GameResult, InvalidAction, OptionSpec, RollAction, ScorecardBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
+import { isDieValue, faceCounts, show as showValue, sum as sumOf } from './dice.js';
+
+// Re-exported: the yatzy-family games take them from here.
+export { isDieValue, faceCounts, showValue, sumOf };
 
 // ---------------------------------------------------------------------------
 // Dice helpers
-
-export const isDieValue = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 6;
-
-/** A value as a person would type it (JSON would print NaN as null). */
-export const showValue = (v: unknown): string => (typeof v === 'number' || v === undefined ? String(v) : JSON.stringify(v));
-
-/** How many dice show each face; index 0 is unused. */
-export function faceCounts(dice: readonly number[]): number[] {
-  const counts = [0, 0, 0, 0, 0, 0, 0];
-  for (const d of dice) counts[d] = (counts[d] ?? 0) + 1;
-  return counts;
-}
-
-export const sumOf = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
 /** Faces (6 down to 1) that show on at least `n` dice, highest first. */
 export function facesWithAtLeast(dice: readonly number[], n: number): number[] {
