@@ -14,6 +14,19 @@ export interface DiceRequest {
   readonly player: number;
   /** True when only the rolling player may see the result (hidden-cup games). */
   readonly secret: boolean;
+  /**
+   * The physical dice that go into the tower (length `count`) when their colour
+   * or size matters (Las Vegas). The table then hands the game each die's
+   * value with its read colour and size, and refuses a throw whose dice do not
+   * match these or whose colour or size the camera is unsure of.
+   */
+  readonly dice?: readonly RequestedDie[];
+}
+
+/** A die the game needs thrown, by colour name and size. */
+export interface RequestedDie {
+  readonly colour: string;
+  readonly size: 'normal' | 'big';
 }
 
 /** A rule refusing an action: a player's mistake, not a bug. */

@@ -9,6 +9,16 @@ import type { TowerEventName, TowerListener } from './tower.js';
 export const DIE_COLOURS = ['white', 'ivory', 'red', 'green', 'blue', 'yellow', 'black', 'purple', 'grey'] as const;
 export type DieColour = (typeof DIE_COLOURS)[number];
 
+/** Die sizes a tower may hold: Las Vegas "big dice" count double. */
+export const DIE_SIZES = ['normal', 'big'] as const;
+export type DieSize = (typeof DIE_SIZES)[number];
+
+/** One physical die put into the tower's hopper, when its colour or size matters to the game. */
+export interface HopperDie {
+  readonly colour: string;
+  readonly size: DieSize;
+}
+
 /** One camera frame, as the camera delivers it (encoded image bytes). */
 export interface Frame {
   /** The encoded image (JPEG from the simulator and most webcams). */
@@ -32,9 +42,11 @@ export interface Tower {
   /**
    * Throws `count` dice into the tray (the operator has put them in the hopper)
    * and resolves once the cycle is done and the dice lie in the tray. Rejects
-   * with a `TowerError` on a fault (jam, disconnect).
+   * with a `TowerError` on a fault (jam, disconnect). `dice`, when given, says
+   * which physical dice are in the hopper (length `count`): a real tower ignores
+   * it, the simulator throws exactly those.
    */
-  roll(count: number): Promise<void>;
+  roll(count: number, dice?: readonly HopperDie[]): Promise<void>;
   /** Sets the tray light, 0 (off) to 255. Optional: the simulator has no light. */
   setLight?(level: number): Promise<void>;
   /**

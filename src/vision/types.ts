@@ -11,6 +11,16 @@ export interface DieReading {
   readonly value: number | null;
   /** Nearest palette colour name. */
   readonly colour: string;
+  /**
+   * False when the measured colour is too near two palette colours to name one
+   * with confidence (games where colour decides ownership must not use the die).
+   * Absent from readers that do not judge it: treat as not confident.
+   */
+  readonly colourConfident?: boolean;
+  /** Measured colour of the top face in CIE Lab (L 0-100, a and b about -128..127). */
+  readonly lab?: { readonly L: number; readonly a: number; readonly b: number };
+  /** Size class (Las Vegas big dice); null when it cannot be told. Absent: not judged. */
+  readonly sizeClass?: 'normal' | 'big' | null;
   /** Centre of the top face, frame pixels. */
   readonly center: Point;
   /** Corners of the top face's rotated box, frame pixels, in order around the box. */
