@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
 import { createDiceReader } from './vision/index.js';
-import { Table } from './table.js';
+import { Table, TableError } from './table.js';
 import { openStore, type GameStore } from './storage/index.js';
 import { buildApp } from './api/app.js';
 
@@ -117,9 +117,15 @@ export async function serve(config: ServeConfig) {
   const chain = store.verifyChain();
   if (!chain.ok) process.stderr.write(`dice-tower: warning: the game log in ${config.dataDir} was changed outside dice-tower at event ${chain.badSeq} (${chain.reason})\n`);
   const table = new Table({ tower, camera, reader: createDiceReader(), botSeed: config.seed, store });
+  // One session per server run: the history groups games by it.
+  store.startSession(Date.now(), PACKAGE_VERSION);
   for (const problem of table.restoreProblems) process.stderr.write(`dice-tower: warning: ${problem}\n`);
   const token = operatorToken(config.dataDir);
-  const app = buildApp({ table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600 }, { logger: { level: config.logLevel } });
+  const saveOperatorToken = (next: string) => {
+    if (token.file === 'DICE_TOWER_TOKEN') throw new TableError('auth/token_from_env', 'The operator token comes from DICE_TOWER_TOKEN; change it there and restart.', 409);
+    writeFileSync(token.file, `${next}\n`, { mode: 0o600 });
+  };
+  const app = buildApp({ table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, saveOperatorToken }, { logger: { level: config.logLevel } });
   // Hooks must be added before listening (Fastify refuses them after).
   app.addHook('onClose', async () => {
     await close();

@@ -630,7 +630,13 @@ export class Table {
       if (e.type === 'game/created') throw new TableError('import/tampered', `Event ${e.n} is a second game/created.`, 422);
       return replayStep(e);
     });
-    const replayed = replay(def, players, options, steps, first.at);
+    let replayed: ReturnType<typeof replay>;
+    try {
+      replayed = replay(def, players, options, steps, first.at);
+    } catch (err) {
+      // The route's schema checks the events' shape; a rule that still trips over one is refused, not a crash.
+      throw new TableError('import/bad_event', `The export cannot be replayed: ${errorMessage(err)}; nothing was imported.`, 422);
+    }
     if (replayed.problem) {
       const n = replayed.problem.index < 0 ? 1 : replayed.problem.index + 2;
       throw new TableError('import/refused_by_rules', `Event ${n} of the export is refused by the rules of ${def.name} (${replayed.problem.message}); nothing was imported.`, 422);

@@ -141,7 +141,7 @@ describe('export and import', () => {
   });
 
   it.each([
-    ['a changed die', (e: GameExport) => ((e.events[1]!.payload as { roll: { values: number[] } }).roll.values[0] = 1), /event 2 \(game\/roll\) does not match its hash/],
+    ['a changed die', (e: GameExport) => ((e.events[1]!.payload as unknown as { roll: { values: number[] } }).roll.values[0] = 1), /event 2 \(game\/roll\) does not match its hash/],
     ['a removed event', (e: GameExport) => (e.events as unknown[]).splice(2, 1), /event 3 is numbered 4/],
     ['a cut tail', (e: GameExport) => (e.events as unknown[]).pop(), /head hash does not match/],
     ['a changed time', (e: GameExport) => ((e.events[3] as { at: number }).at += 1), /event 4 .* does not match its hash/],
@@ -160,7 +160,7 @@ describe('export and import', () => {
     const { exp } = await playedGame();
     const { buildExport } = await import('../../src/audit/game-export.js');
     const events = exp.events.map((e) => ({ type: e.type, at: e.at, payload: e.payload }));
-    (events[2]!.payload as { action: { dice: number[] } }).action.dice = [9];
+    (events[2]!.payload as unknown as { action: { dice: number[] } }).action.dice = [9];
     const forged = buildExport(exp.gameId, events, 0);
     const other = tableOn(newStore().store);
     expect(() => other.importGame(forged)).toThrow(/Event 3 of the export is refused by the rules/);
