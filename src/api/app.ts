@@ -40,6 +40,8 @@ export interface RouteInfo {
   readonly method: string;
   readonly url: string;
   readonly access: RouteAccess;
+  /** Whether the route takes a body (has a body schema). */
+  readonly body: boolean;
 }
 
 declare module 'fastify' {
@@ -82,7 +84,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const access = route.config?.access ?? 'public';
-    for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
+    for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url, access, body: route.schema?.body !== undefined });
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ statusCode: 404, code: 'api/not_found', error: 'Not Found', message: `There is no ${request.method} ${request.url.split('?')[0]}; the routes are listed in the README.` }),
