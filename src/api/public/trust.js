@@ -192,7 +192,7 @@ function setupSpeech() {
   const show = () => {
     const on = localStorage.getItem(SPEECH_KEY) === 'on';
     toggle.setAttribute('aria-pressed', String(on));
-    toggle.textContent = on ? '🔊 Announce rolls' : '🔈 Announce rolls';
+    toggle.textContent = on ? 'Speak: on' : 'Speak: off';
   };
   toggle.addEventListener('click', () => {
     localStorage.setItem(SPEECH_KEY, localStorage.getItem(SPEECH_KEY) === 'on' ? 'off' : 'on');
