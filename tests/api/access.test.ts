@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { createSimulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
-import { buildApp, routesOf, type RouteInfo } from '../../src/api/app.js';
+import { buildApp, routesOf } from '../../src/api/app.js';
 import { openStore, type GameStore } from '../../src/storage/index.js';
 import { CLIENT_MESSAGES, MAX_MESSAGES, MAX_STRIKES } from '../../src/api/feed.js';
 import { secretDuel } from './secret-duel.js';

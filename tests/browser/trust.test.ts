@@ -89,7 +89,7 @@ describe('scoreboard: trust', () => {
       await poll(() => page.getByTestId('roll-button').isEnabled()).toBe(true);
       await page.getByTestId('roll-button').click();
       await poll(async () => (await view(id)).rollCount).toBe(turn);
-      const choice = ((await view(id)).board as { choices: Array<{ row: string }> }).choices[0];
+      const choice = ((await view(id)).board as unknown as { choices: Array<{ row: string }> }).choices[0];
       if (!choice) throw new Error('no scoring choice');
       await poll(() => page.getByTestId(`cell-0-${choice.row}`).getAttribute('data-state')).toBe('choice');
       await page.getByTestId(`cell-0-${choice.row}`).getByRole('button').click();
@@ -163,13 +163,13 @@ describe('scoreboard: trust', () => {
     const id = await newGame('dice-poker', ['Di']);
     for (let turn = 0; turn < 15; turn++) {
       await table.roll(id);
-      const choice = ((await view(id)).board as { choices: Array<{ row: string }> }).choices[0]!;
+      const choice = ((await view(id)).board as unknown as { choices: Array<{ row: string }> }).choices[0]!;
       table.act(id, { type: 'score', category: choice.row } as { type: string });
     }
     const typed = await newGame('dice-poker', ['Ed']);
     for (let turn = 0; turn < 11; turn++) {
       await table.roll(typed, [6, 6, 6, 6, 6]);
-      const choice = ((await view(typed)).board as { choices: Array<{ row: string }> }).choices[0]!;
+      const choice = ((await view(typed)).board as unknown as { choices: Array<{ row: string }> }).choices[0]!;
       table.act(typed, { type: 'score', category: choice.row } as { type: string });
     }
     const page = await operatorPage(`/?game=${typed}`);

@@ -157,7 +157,7 @@ function openCorrection(game, ctx) {
   if (!last) return;
   correcting = { game: game.id, seq: last.seq };
   const dialog = $('correct-dialog');
-  $('correct-title').textContent = `Correct roll ${last.seq} (${game.players[game.request?.player ?? 0] ?? ''})`;
+  $('correct-title').textContent = `Correct roll ${last.seq} (${game.players[game.recentRolls?.at(-1)?.player ?? 0] ?? ''})`;
   $('correct-read').textContent = last.read ? `Read by the camera: ${last.read.join(' ')} · now ${last.values.join(' ')}` : `Read: ${last.values.join(' ')}`;
   $('correct-dice').replaceChildren(
     ...last.values.map((v, i) =>
