@@ -15,7 +15,7 @@ import { GAMES, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type
 import { replay, effectiveValues, type ReplayStep } from './table-replay.js';
 import { didNotTumble, NO_TUMBLE_PROBLEM, type SeenFrame } from './audit/tumble.js';
 import { buildExport, exportProblem, type GameExport } from './audit/game-export.js';
-import type { EventType, NewEvent, PayloadByType } from './storage/index.js';
+import type { EventType, GameCorrectionPayload, NewEvent, PayloadByType } from './storage/index.js';
 
 /** A refusal the caller can show: bad request, rule refusal, busy tower, hardware fault. */
 export class TableError extends Error {
@@ -43,17 +43,8 @@ export interface RollRecord {
   readonly at: number;
 }
 
-/** A roll's values put right by the operator (the roll's record keeps what was read). */
-export interface CorrectionRecord {
-  /** The roll's number in the game. */
-  readonly roll: number;
-  /** The values before this correction. */
-  readonly from: readonly number[];
-  readonly values: readonly number[];
-  readonly by: string;
-  readonly reason: string;
-  readonly at: number;
-}
+/** A roll's values put right by the operator, as recorded (the roll's record keeps what was read), with when. */
+export type CorrectionRecord = GameCorrectionPayload & { readonly at: number };
 
 export interface TableGame {
   readonly id: string;

@@ -1,23 +1,13 @@
 // History: the sessions (server runs) and their games; one game's rolls
 // stepped through with their camera frames and readings; export and import.
 import { drawOutlines } from './reading-overlay.js';
+import { h, SVG_NS } from './dom.js';
 
 const TOKEN_KEY = 'dice-tower-operator-token';
 const token = () => localStorage.getItem(TOKEN_KEY) ?? '';
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const view = { game: params.get('game'), roll: Number(params.get('roll')) || null, data: null };
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? '' : String(v));
-  }
-  el.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false).map((c) => (typeof c === 'object' ? c : String(c))));
-  return el;
-}
 
 let toastTimer = 0;
 function toast(message, code = '') {
@@ -92,7 +82,7 @@ function renderGame() {
   history.replaceState(null, '', url);
   const roll = rolls[(view.roll ?? 1) - 1] ?? null;
   const frame = roll?.frameUrl
-    ? h('div', { class: 'frame', style: `--ar:${roll.reading?.width ?? 16} / ${roll.reading?.height ?? 9}` }, h('img', { src: roll.frameUrl, alt: `Camera frame of roll ${roll.seq}`, 'data-testid': 'history-frame' }), document.createElementNS('http://www.w3.org/2000/svg', 'svg'))
+    ? h('div', { class: 'frame', style: `--ar:${roll.reading?.width ?? 16} / ${roll.reading?.height ?? 9}` }, h('img', { src: roll.frameUrl, alt: `Camera frame of roll ${roll.seq}`, 'data-testid': 'history-frame' }), document.createElementNS(SVG_NS, 'svg'))
     : h('div', { class: 'no-frame' }, roll ? (roll.secret ? 'A secret throw: only its player saw it.' : roll.source === 'manual' ? 'Typed in by hand: no camera frame' : 'No frame kept (imported game)') : 'No rolls');
   const svg = frame.querySelector?.('svg');
   if (svg && roll?.reading) {

@@ -1,25 +1,13 @@
 // Overlay for streaming software: the shown game's dice and scores on a
 // transparent page, live over the feed. ?game=<id> pins a game; otherwise the
 // most recently changed game is shown.
-const SVG_NS = 'http://www.w3.org/2000/svg';
-const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[28, 28], [50, 50], [72, 72]], 4: [[28, 28], [72, 28], [28, 72], [72, 72]], 5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]], 6: [[28, 28], [72, 28], [28, 50], [72, 50], [28, 72], [72, 72]] };
+import { dieFace } from './dom.js';
+
 const pinned = new URLSearchParams(location.search).get('game');
 const games = new Map();
 const $ = (id) => document.getElementById(id);
 
-function svg(tag, attrs, children = []) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  el.append(...children);
-  return el;
-}
-
-function die(value, held) {
-  return svg('svg', { viewBox: '0 0 100 100', class: value ? (held ? 'held' : '') : 'blank', 'data-value': value ?? '' }, [
-    svg('rect', { x: 4, y: 4, width: 92, height: 92, rx: 16 }),
-    ...(PIPS[value] ?? []).map(([cx, cy]) => svg('circle', { cx, cy, r: 9.5 })),
-  ]);
-}
+const die = (value, held) => dieFace(value, value ? (held ? 'held' : '') : 'blank');
 
 /** A player's score as one number or text: the scorecard's total, or the table's first column. */
 function score(board, i) {

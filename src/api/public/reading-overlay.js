@@ -2,14 +2,7 @@
 // its value, drawn as SVG over the <img> (client-side, from the reading).
 // Shared by the scoreboard, the history screen and the overlay.
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-function s(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
-  el.append(...children);
-  return el;
-}
+import { s } from './dom.js';
 
 /**
  * Draws the outlines of `reading.dice` into `svg` (viewBox = frame pixels).

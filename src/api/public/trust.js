@@ -2,18 +2,9 @@
 // history strip, fairness panel, corrections by the operator, spoken rolls.
 // Plain ES module; scoreboard.js calls renderTrust(game, ctx) on every render.
 
-const $ = (id) => document.getElementById(id);
+import { h } from './dom.js';
 
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? '' : String(v));
-  }
-  el.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false).map((c) => (typeof c === 'object' ? c : String(c))));
-  return el;
-}
+const $ = (id) => document.getElementById(id);
 
 // --- tower and camera status ----------------------------------------------------------------------
 
