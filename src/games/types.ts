@@ -61,6 +61,12 @@ export interface GameDef<State, Action extends { type: string }, Options> {
   readonly minPlayers: number;
   readonly maxPlayers: number;
   readonly defaultOptions: Options;
+  /**
+   * The seat counts these options can be played with, when they depend on the
+   * options (Las Vegas: solo 1, secret colours 2-4, 6-8 only with extra dice).
+   * Absent: minPlayers to maxPlayers whatever the options.
+   */
+  playerRange?(options: Partial<Options>): { readonly min: number; readonly max: number };
   /** Creates the start state. Throws GameSetupError on bad players or options. */
   setup(players: readonly string[], options?: Partial<Options>): State;
   /** The roll the state waits for, or null when it waits for a decision or is over. */
