@@ -188,7 +188,8 @@ export interface CasinoScore<B> {
  */
 export function scoreCasino<B>(counts: Readonly<Record<string, number>>, bills: readonly B[], value: (bill: B) => number, tieWinners: readonly string[] = []): CasinoScore<B> {
   const entries = Object.entries(counts).filter(([, n]) => n > 0);
-  const tiedWith = (colour: string, n: number): boolean => entries.some(([c, m]) => c !== colour && m === n && !tieWinners.includes(c));
+  // A tie winner's rivals stay tied with it (spec A1): only the winner itself is exempt.
+  const tiedWith = (colour: string, n: number): boolean => entries.some(([c, m]) => c !== colour && m === n);
   const untied = entries.filter(([colour, n]) => tieWinners.includes(colour) || !tiedWith(colour, n)).sort((a, b) => b[1] - a[1]);
   const sorted = [...bills].sort((a, b) => value(b) - value(a));
   const awards = untied.slice(0, sorted.length).map(([colour], i) => ({ colour, bill: sorted[i] as B }));
@@ -230,7 +231,7 @@ export function scoreSlotMachine<B>(groups: readonly SlotGroup[], bills: readonl
   const topCount = Math.max(0, ...groups.map((g) => g.count));
   const kept = groups.filter((g) => {
     if (tieWinners.includes(g.colour)) return true;
-    const others = groups.filter((o) => o !== g && !tieWinners.includes(o.colour));
+    const others = groups.filter((o) => o !== g);
     if (others.some((o) => same(o, g))) return false;
     if (!allRanks && g.count < topCount && others.some((o) => o.count === g.count)) return false;
     return true;

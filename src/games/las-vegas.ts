@@ -1193,11 +1193,16 @@ function takeAt(state: LasVegasState, casino: number, adding: readonly PlacedDie
   return mine.reduce((s, a) => s + billValue(a.bill), 0) + (mine.length > 0 ? bills / Math.max(1, mine.length) : 0);
 }
 
-/** The gain of putting the dice in `slots` on `casino` for the current player. */
-function gainOf(state: LasVegasState, slots: readonly number[], casino: number, face: number): number {
+/** The gain of putting the dice in `slots` on `casino` for the current player (`before`: what each casino pays it now, filled as needed). */
+function gainOf(state: LasVegasState, slots: readonly number[], casino: number, face: number, before: Map<number, number> = new Map()): number {
   const me = player(state, state.current);
   const adding = slots.filter((s) => !isChaserSlot(state, s)).map((slot) => ({ colour: slotColour(state, slot), seat: state.current, slot, value: face, ...(slotSize(state, slot) === 'big' ? { big: true } : {}) }));
-  return takeAt(state, casino, adding, [me.colour]) - takeAt(state, casino, [], [me.colour]);
+  let now = before.get(casino);
+  if (now === undefined) {
+    now = takeAt(state, casino, [], [me.colour]);
+    before.set(casino, now);
+  }
+  return takeAt(state, casino, adding, [me.colour]) - now;
 }
 
 /**
@@ -1223,19 +1228,21 @@ function bot(state: LasVegasState, random: () => number): LasVegasAction | null 
     return null;
   }
   if (state.phase !== 'place') return null;
-  const options = standardLegal(state)
+  const legal = standardLegal(state);
+  const before = new Map<number, number>();
+  const options = legal
     .filter((a): a is Extract<LasVegasAction, { type: 'place' }> => a.type === 'place' && a.earlyPayout !== true)
     .map((a) => {
       const slots = state.thrown.flatMap((v, slot) => (v === a.value ? [slot] : []));
-      return { a, gain: gainOf(state, slots, a.casino ?? a.value, a.value), dice: slots.length, tie: random() };
+      return { a, gain: gainOf(state, slots, a.casino ?? a.value, a.value, before), dice: slots.length, tie: random() };
     });
   options.sort((x, y) => y.gain - x.gain || x.dice - y.dice || x.tie - y.tie);
   const best = options[0];
   const double = firstDouble(state);
   if (has('doubleTrouble') && double !== null) {
     const slots = state.thrown.flatMap((v, i) => (v === double ? [i] : []));
-    const spots = standardLegal(state).filter((a): a is CardAction => a.type === 'playCard' && a.card === 'doubleTrouble');
-    const scored = spots.map((a) => ({ a, gain: gainOf(state, slots, a.casino as number, a.casino === SLOT_MACHINE ? double : (a.casino as number)) })).sort((x, y) => y.gain - x.gain);
+    const spots = legal.filter((a): a is CardAction => a.type === 'playCard' && a.card === 'doubleTrouble');
+    const scored = spots.map((a) => ({ a, gain: gainOf(state, slots, a.casino as number, a.casino === SLOT_MACHINE ? double : (a.casino as number), before) })).sort((x, y) => y.gain - x.gain);
     if (scored[0] && scored[0].gain > 0 && thrownValues(state).length > 1) return scored[0].a;
   }
   if (has('reroll') && state.turn.placements.length === 0 && (best === undefined || best.gain <= 0)) {

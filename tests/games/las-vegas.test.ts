@@ -28,6 +28,7 @@ import {
   type PlacedDie,
 } from '../../src/games/las-vegas.js';
 import { checkContract, playBotGame, replay } from './harness.js';
+import { checkInvariants } from './las-vegas-invariants.js';
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -594,64 +595,6 @@ describe('module minimumStakeByPlayers (spec 3.1, LV-31)', () => {
 
 // ---------------------------------------------------------------------------
 // Invariants over bot games
-
-type Seen = { state: LasVegasState; previous: LasVegasState | null };
-
-function checkInvariants(raw: unknown, rawPrevious: unknown | null): void {
-  const { state: s, previous: p } = { state: raw as LasVegasState, previous: rawPrevious as LasVegasState | null } satisfies Seen;
-  // Money is conserved between the bank and the players; every bill is in exactly one place.
-  expect(bankMoney(s) + money(s).reduce((a, b) => a + b, 0)).toBe(TOTAL_MONEY);
-  const bills = [...s.deck, ...s.discard, ...s.casinos.flatMap((c) => c.bills), ...s.players.flatMap((pl) => pl.bills)];
-  expect(bills.length).toBe(BILL_COUNT);
-  expect(new Set(bills).size).toBe(BILL_COUNT);
-  // A bill once claimed stays with its player (claimed only once, never taken back).
-  if (p) s.players.forEach((pl, i) => expect(pl.bills.slice(0, p.players[i]!.bills.length)).toEqual(p.players[i]!.bills));
-  // Every die is in its owner's hand, on exactly one casino, or (a spent chaser) on the Summary card.
-  const chasers = chasersPerPlayer(s.options, s.players.length);
-  s.players.forEach((pl, seat) => {
-    const onCasinos = s.casinos.flatMap((c) => c.dice.filter((d) => d.seat === seat).map((d) => d.slot));
-    const spent = s.setAside.filter((d) => d.seat === seat).map((d) => d.slot);
-    const all = [...pl.hand, ...onCasinos, ...spent].sort((a, b) => a - b);
-    expect(all).toEqual(Array.from({ length: 8 + s.whitePerPlayer }, (_, i) => i));
-    for (const c of s.casinos) for (const d of c.dice) if (d.seat === seat) expect(d.colour).toBe(d.slot >= 8 ? 'white' : pl.colour);
-    // Only chasers are spent, and only chasers placed this round.
-    for (const slot of spent) expect(isChaserSlot(s, slot)).toBe(true);
-    // Scoring weight of a seat's own colour: its normal dice, plus one for the big die counting twice.
-    const own = (slot: number): boolean => slot < 8 && !isChaserSlot(s, slot);
-    const inHand = pl.hand.filter(own).length + (s.options.bigDice && pl.hand.includes(0) ? 1 : 0);
-    const placed = s.casinos.reduce((a, c) => a + (casinoCounts(c, s.options.bigDice)[pl.colour] ?? 0), 0);
-    expect(inHand + placed).toBe(8 - chasers + (s.options.bigDice ? 1 : 0));
-  });
-  // Chasers never remain on a casino (spec 8).
-  for (const c of s.casinos) for (const d of c.dice) expect(d.seat !== null && isChaserSlot(s, d.slot)).toBe(false);
-  const spare = [...s.casinos.flatMap((c) => c.dice), ...s.setAside].filter((d) => d.seat === null).map((d) => d.slot).sort((a, b) => a - b);
-  const inPlay = s.phase === 'throw' || s.phase === 'place' || s.phase === 'chase';
-  expect(spare).toEqual(inPlay ? Array.from({ length: s.spareWhite }, (_, i) => 8 + i) : []);
-  // A chase moves exactly one die off the chaser's casino, back to its owner's hand (a spare white to the side).
-  if (p && p.phase === 'chase' && p.chase) {
-    const casino = p.chase.casino - 1;
-    const before = p.casinos[casino]!.dice;
-    // (Chasing a spare white die may end the round, which clears the casinos.)
-    const after = s.round === p.round && s.phase !== 'over' ? s.casinos[casino]!.dice : null;
-    if (after) expect(after.length).toBe(before.length - 1);
-  }
-  // A placement moves the current player's thrown dice of one value onto that value's casino.
-  if (p && p.phase === 'place' && s.round === p.round && s.phase !== 'over') {
-    const moved = s.casinos.flatMap((c, i) => c.dice.slice(p.casinos[i]!.dice.length).map((d) => ({ d, casino: i + 1 })));
-    // A throw of one value shown only by chasers places nothing that stays.
-    if (!s.options.chaserDice) expect(moved.length).toBeGreaterThan(0);
-    for (const { d, casino } of moved) {
-      expect(d.seat).toBe(p.current);
-      expect(p.thrown[d.slot]).toBe(casino);
-    }
-    expect(new Set(moved.map((m) => m.casino)).size).toBe(moved.length > 0 ? 1 : 0);
-  }
-  // No colour wins two bills from one casino in one scoring.
-  const keys = s.lastPayouts.filter((x) => x.colour !== null).map((x) => `${x.casino}:${x.colour}`);
-  expect(new Set(keys).size).toBe(keys.length);
-  // The thrown dice are the ones in hand.
-  if (s.phase === 'place') s.thrown.forEach((v, slot) => expect(v !== null).toBe(s.players[s.current]!.hand.includes(slot)));
-}
 
 describe('contract', () => {
   it('300 bot games keep the contract, conserve money, bills and dice', () => {
