@@ -13,6 +13,7 @@ import type { WebSocket } from 'ws';
 import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { TableError, type Table, type TableEvent } from '../table.js';
+import type { ColouredDie } from '../dice-match.js';
 import QRCode from 'qrcode';
 import { catalog, gameView, seatLinks } from './views.js';
 import { ActionBody, CatalogReply, CreateGameBody, DiceBody, ErrorReply, GameIdParams, GameViewSchema, HealthReply, RollBody, ScoreBody, SeatLinksReply, SeatParams, SeatQuery } from './schemas.js';
@@ -148,10 +149,10 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       gameView(table, table.get(request.params.id)),
     );
 
-    api.post<{ Params: IdParams; Body: { values?: number[] } | null }>(
+    api.post<{ Params: IdParams; Body: { values?: number[]; dice?: ColouredDie[] } | null }>(
       '/api/games/:id/roll',
       { ...operator, schema: { params: GameIdParams, body: RollBody, response: gameReply(200) } },
-      async (request) => gameView(table, await table.roll(request.params.id, request.body?.values)),
+      async (request) => gameView(table, await table.roll(request.params.id, request.body?.values, request.body?.dice)),
     );
 
     for (const type of ['hold', 'release'] as const) {
