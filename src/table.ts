@@ -390,6 +390,16 @@ export class Table {
     return game;
   }
 
+  /**
+   * A seat's own decision from its private page (a secret card it holds):
+   * only on its own turn; the game refuses what its rules do not allow.
+   */
+  actForSeat(id: string, seat: number, token: string, action: { type: string }): TableGame {
+    const game = this.checkSeat(id, seat, token);
+    if (this.actingSeat(game) !== seat) throw new TableError('table/not_your_turn', `It is not ${game.players[seat] ?? `seat ${seat}`}'s turn.`, 409);
+    return this.act(id, action);
+  }
+
   /** Applies a decision (hold, release, score...). Rolls go through `roll`. */
   act(id: string, action: { type: string }): TableGame {
     if (action.type === 'roll') throw new TableError('table/roll_via_roll', 'Dice values come in through the roll endpoint.', 400);

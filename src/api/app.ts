@@ -189,6 +189,16 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       },
     );
 
+    // A seat plays its own secret cards from its private page (its token is its authority, on its turn only).
+    api.post<{ Params: IdParams & { seat: number }; Querystring: { token: string }; Body: { type: string } }>(
+      '/api/games/:id/seats/:seat/actions',
+      { schema: { params: SeatParams, querystring: SeatQuery, body: ActionBody, response: { 200: { $ref: 'GameView#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' } } } },
+      async (request) => {
+        const { id, seat } = request.params;
+        return gameView(table, table.actForSeat(id, seat, request.query.token, request.body), seat, request.query.token);
+      },
+    );
+
     api.get<{ Params: IdParams & { seat: number } }>(
       '/api/games/:id/seats/:seat/qr.svg',
       { ...operator, schema: { params: SeatParams, querystring: { type: 'object', properties: { operator: { type: 'string', maxLength: 100 } } }, response: { 404: { $ref: 'ErrorReply#' }, 410: { $ref: 'ErrorReply#' } } } },

@@ -1254,7 +1254,7 @@ function bot(state: LasVegasState, random: () => number): LasVegasAction | null 
     const to = [1, 2, 3, 4, 5, 6].find((v) => !state.turn.placements.includes(v)) ?? 1;
     return { type: 'playCard', card: 'turnDie', slot, to };
   }
-  if (has('earlyPayout') && best.gain > 0) return { ...best.a, earlyPayout: true };
+  if (has('earlyPayout') && best.gain > 0) return { type: 'place', value: best.a.value, casino: best.a.casino ?? best.a.value, earlyPayout: true };
   return best.a;
 }
 
@@ -1432,6 +1432,7 @@ export const lasVegas: GameDef<LasVegasState, LasVegasAction, LasVegasOptions> =
     note: "Each throw is one player's dice: their 8 in their colour (slots 0-7; with big dice slot 0 is the big die, with chasers slot 7 and for 2-5 players slot 6 are purple chasers) plus, with neutral dice, white ones (slots 8 and up). Solo and secret colours throw one die of each colour. Every request names the dice (colour, size); the reminder dice of the bonus cards are never thrown.",
   },
   secretThrows: false,
+  secretHands: true,
   optionSpecs: OPTION_SPECS,
   board,
   playerView,

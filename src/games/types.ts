@@ -83,6 +83,12 @@ export interface GameDef<State, Action extends { type: string }, Options> {
   readonly dice: DiceNeed;
   /** True when some throws are secret: players then need their private pages. */
   readonly secretThrows?: boolean;
+  /**
+   * True when players hold secret cards (Las Vegas): the actions offered to a
+   * viewer are the legal actions of their own view, so the room never sees a
+   * hand; a seat plays its cards from its private page.
+   */
+  readonly secretHands?: boolean;
   /** Every option with its type and default; `setup` validates against these. */
   readonly optionSpecs: readonly OptionSpec[];
   /** The scoreboard's picture of the state. Never shows secret dice the viewer may not see (pass a `playerView` state). */
