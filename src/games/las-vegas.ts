@@ -1180,17 +1180,32 @@ function standardLegal(state: LasVegasState): LasVegasAction[] {
   return out;
 }
 
-/** What the current player would take at `casino` with `adding` dice there, as the casinos stand. */
+/** What the current player would take at `casino` with `adding` dice there, as the casinos stand (colourful cards at half their set-up value). */
 function takeAt(state: LasVegasState, casino: number, adding: readonly PlacedDie[], colours: readonly string[]): number {
   const c = state.casinos[casino - 1] as Casino;
-  const at = { ...c, dice: [...c.dice, ...adding], bills: c.bills.filter((b) => !isColourful(b)) };
-  const score =
-    casino === SLOT_MACHINE
-      ? scoreSlotMachine(slotGroups(at.dice.map((d) => ({ ...d, big: isBigDie(d, state.options.bigDice) }))), at.bills, billValue)
-      : scoreCasino(casinoCounts(at, state.options.bigDice), at.bills, billValue);
-  const bills = c.bills.filter((b) => isColourful(b)).length * state.options.colourfulBillSetupValue * 0.5;
-  const mine = score.awards.filter((a) => colours.includes(a.colour));
-  return mine.reduce((s, a) => s + billValue(a.bill), 0) + (mine.length > 0 ? bills / Math.max(1, mine.length) : 0);
+  const bills: number[] = [];
+  let colourful = 0;
+  for (const b of c.bills) if (isColourful(b)) colourful++;
+  else bills.push(b);
+  let score: CasinoScore<number>;
+  if (casino === SLOT_MACHINE) {
+    const dice = [...c.dice, ...adding].map((d) => ({ ...d, big: isBigDie(d, state.options.bigDice) }));
+    score = scoreSlotMachine(slotGroups(dice), bills, billValue);
+  } else {
+    // Counted here rather than through casinoCounts: the bot asks this for every option of every turn.
+    const counts: Record<string, number> = {};
+    for (const d of c.dice) counts[d.colour] = (counts[d.colour] ?? 0) + (isBigDie(d, state.options.bigDice) ? 2 : 1);
+    for (const d of adding) counts[d.colour] = (counts[d.colour] ?? 0) + (isBigDie(d, state.options.bigDice) ? 2 : 1);
+    score = scoreCasino(counts, bills, billValue);
+  }
+  let total = 0;
+  let wins = 0;
+  for (const a of score.awards) {
+    if (!colours.includes(a.colour)) continue;
+    total += billValue(a.bill);
+    wins++;
+  }
+  return wins > 0 ? total + (colourful * state.options.colourfulBillSetupValue * 0.5) / wins : total;
 }
 
 /** The gain of putting the dice in `slots` on `casino` for the current player (`before`: what each casino pays it now, filled as needed). */
