@@ -12,7 +12,6 @@ import {
   casinoMinimum,
   casinoCounts,
   chasersPerPlayer,
-  isChaserSlot,
   slotSize,
   dealCasinos,
   lasVegas,
@@ -598,12 +597,11 @@ describe('module minimumStakeByPlayers (spec 3.1, LV-31)', () => {
 
 describe('contract', () => {
   it('300 bot games keep the contract, conserve money, bills and dice', () => {
-    // 6-8 players need extraPlayerDice; maxPlayers cannot depend on options, so the default run stops at 5.
-    checkContract({ ...lasVegas, maxPlayers: 5 }, 300, {}, checkInvariants);
+    // The harness seats what playerRange allows for the options: 2-5 here, 6-8 only with extraPlayerDice.
+    checkContract(lasVegas, 300, {}, checkInvariants);
   });
   it('with neutral dice, discarded unclaimed bills, reshuffles, a high minimum and 3 rounds', () => {
-    // Neutral dice take at most 4 players; maxPlayers cannot depend on options, so the run narrows it.
-    checkContract({ ...lasVegas, maxPlayers: 4 }, 150, { neutralDice: true, unclaimedBills: 'discard', reshuffleEachRound: true, finalTie: 'mostBills', casinoMinimum: 90000, rounds: 3, deckSeed: 4242 }, checkInvariants);
+    checkContract(lasVegas, 150, { neutralDice: true, unclaimedBills: 'discard', reshuffleEachRound: true, finalTie: 'mostBills', casinoMinimum: 90000, rounds: 3, deckSeed: 4242 }, checkInvariants);
   });
   it('with chasers (both target rules), big dice and neutral dice', () => {
     let chases = 0;
@@ -611,16 +609,16 @@ describe('contract', () => {
       checkInvariants(state, previous);
       if ((previous as LasVegasState | null)?.phase === 'chase') chases++;
     };
-    checkContract({ ...lasVegas, maxPlayers: 4 }, 40, { chaserDice: true, bigDice: true, neutralDice: true }, counting);
-    checkContract({ ...lasVegas, maxPlayers: 5 }, 30, { chaserDice: true, chaserTargets: 'opponentsOnly', rounds: 2 }, counting);
+    checkContract(lasVegas, 40, { chaserDice: true, bigDice: true, neutralDice: true }, counting);
+    checkContract(lasVegas, 30, { chaserDice: true, chaserTargets: 'opponentsOnly', rounds: 2 }, counting);
     expect(chases).toBeGreaterThan(100);
   });
   it('with big dice, and 5 players with neutral and extra dice', () => {
-    checkContract({ ...lasVegas, maxPlayers: 5 }, 30, { bigDice: true, minimumStakeByPlayers: true }, checkInvariants);
-    checkContract({ ...lasVegas, minPlayers: 5, maxPlayers: 5 }, 15, { neutralDice: true, extraPlayerDice: true, bigDice: true }, checkInvariants);
+    checkContract(lasVegas, 30, { bigDice: true, minimumStakeByPlayers: true }, checkInvariants);
+    checkContract(lasVegas, 15, { neutralDice: true, extraPlayerDice: true, bigDice: true }, checkInvariants);
   });
   it('6, 7 and 8 players with the extra dice and minimum by player count', () => {
-    checkContract({ ...lasVegas, minPlayers: 6, maxPlayers: 6 }, 20, { extraPlayerDice: true, minimumStakeByPlayers: true, bigDice: true }, checkInvariants);
+    checkContract(lasVegas, 20, { extraPlayerDice: true, minimumStakeByPlayers: true, bigDice: true }, checkInvariants);
     // The harness seats at most 6, so 7 and 8 players are played here, with a replay each.
     for (const n of [7, 8]) {
       for (let seed = 1; seed <= 8; seed++) {
@@ -632,7 +630,7 @@ describe('contract', () => {
     }
   });
   it('a long game with a $500,000 minimum runs the deck dry without getting stuck', () => {
-    checkContract({ ...lasVegas, maxPlayers: 5 }, 30, { casinoMinimum: 500000, rounds: 10, unclaimedBills: 'discard' }, checkInvariants);
+    checkContract(lasVegas, 30, { casinoMinimum: 500000, rounds: 10, unclaimedBills: 'discard' }, checkInvariants);
   });
 });
 
