@@ -275,9 +275,7 @@ function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects:
       blobs.push(...parts);
       continue;
     }
-    const long = Math.max(rect.size.width, rect.size.height);
-    const short = Math.min(rect.size.width, rect.size.height);
-    if (long < cfg.dieSizeMin) continue;
+    if (Math.max(rect.size.width, rect.size.height) < cfg.dieSizeMin) continue;
     objects.push(corners(rect));
   }
   return { blobs, objects };

@@ -18,15 +18,15 @@ export interface Region {
 }
 
 export interface SceneConfig extends SizeConfig {
-  /** The tray floor in frame pixels (calibration); null: the whole frame less `trayMargin`. */
+  /** The tray floor in frame pixels (calibration); null: the whole frame is tray. */
   readonly tray: Region | null;
-  /** Pixels along the frame's edge that count as outside the tray when no tray region is calibrated. */
+  /** Pixels a die's box may poke past a calibrated tray region (rounding, blur); with no region, how near the frame's edge a cut side lies. */
   readonly trayMargin: number;
-  /** Longest/shortest side of a die's box above which the die is cocked (a die tipped 25° shows ~1.33). Raise it for an oblique camera. */
+  /** Longest/shortest side of a die's box above which the die is cocked (a die tipped 25° shows ~1.33; flat dice in photos up to ~1.22). Raise it for an oblique camera. */
   readonly cockedAspect: number;
   /** Two dice whose centres are closer than this share of their mean edge overlap: one lies on the other. */
   readonly overlapDistance: number;
-  /** Smallest share of its box a die's blob fills before it is taken for two dice, one lying on the other (a lone die fills ~0.95). */
+  /** Smallest share of its box a die's blob fills before it is taken for two dice, one lying on the other (a lone die fills 0.83-1 in photos and simulator frames, two dice one on the other ~0.75). */
   readonly minDieFill: number;
   /** Smallest margin (0-1, from `nearestColour`) between the nearest and the runner-up palette colour for a confident colour. */
   readonly colourMargin: number;
@@ -38,9 +38,9 @@ export const DEFAULT_SCENE_CONFIG: SceneConfig = Object.freeze({
   ...DEFAULT_SIZE_CONFIG,
   tray: null,
   trayMargin: 2,
-  cockedAspect: 1.18,
-  overlapDistance: 0.85,
-  minDieFill: 0.85,
+  cockedAspect: 1.26,
+  overlapDistance: 0.7,
+  minDieFill: 0.8,
   colourMargin: 0.3,
   colourMaxDistance: 25,
 });
@@ -65,8 +65,18 @@ function centreOf(box: readonly Point[]): Point {
   return { x: box.reduce((s, p) => s + p.x, 0) / box.length, y: box.reduce((s, p) => s + p.y, 0) / box.length };
 }
 
-function insideTray(box: readonly Point[], tray: Region): boolean {
-  return box.every((p) => p.x >= tray.x && p.y >= tray.y && p.x <= tray.x + tray.width && p.y <= tray.y + tray.height);
+/**
+ * Whether a die's (or object's) box lies partly outside the tray. A die can lie
+ * past a calibrated tray region (on the rim); without one, the frame's edge
+ * cuts a die partly outside it, so its box has a whole side along that edge
+ * (a die lying near the edge touches it at one corner at most).
+ */
+function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number): boolean {
+  if (tray) {
+    return box.some((p) => p.x < tray.x - margin || p.y < tray.y - margin || p.x > tray.x + tray.width + margin || p.y > tray.y + tray.height + margin);
+  }
+  const near = (f: (p: Point) => number) => box.filter((p) => f(p) <= margin).length >= 2;
+  return near((p) => p.x) || near((p) => p.y) || near((p) => width - p.x) || near((p) => height - p.y);
 }
 
 /** Longest over shortest side of a box given by its corners in order. */
@@ -94,7 +104,7 @@ export function judgeScene(
   cfg: SceneConfig,
   expectedCount?: number,
 ): Pick<DiceReading, 'dice' | 'valid' | 'problems' | 'issues'> {
-  const tray = cfg.tray ?? { x: cfg.trayMargin, y: cfg.trayMargin, width: draft.width - 2 * cfg.trayMargin, height: draft.height - 2 * cfg.trayMargin };
+  const outside = (box: readonly Point[]) => outsideTray(box, cfg.tray, draft.width, draft.height, cfg.trayMargin);
   const classes = sizeClasses(draft.dice.map((d) => d.size), cfg);
   const dice: DieReading[] = draft.dice.map((d, i) => ({
     ...d,
@@ -122,13 +132,13 @@ export function judgeScene(
   });
   dice.forEach((d, i) => {
     const name = `the ${d.colour} die at ${where(d.center)}`;
-    if (!insideTray(d.box, tray)) add('outside', `${name} lies partly outside the tray`, d.center);
+    if (outside(d.box)) add('outside', `${name} lies partly outside the tray`, d.center);
     else if (boxAspect(d.box) > cfg.cockedAspect) add('cocked', `${name} is cocked (not lying flat): its top face is foreshortened`, d.center);
     else if (d.value === null && !stacked.has(i)) add('unreadable', `${name} cannot be read`, d.center);
   });
   for (const box of draft.objects) {
     const at = centreOf(box);
-    if (!insideTray(box, tray)) add('outside', `an object at ${where(at)} lies partly outside the tray`, at);
+    if (outside(box)) add('outside', `an object at ${where(at)} lies partly outside the tray`, at);
     else add('object', `an object at ${where(at)} is not a single die lying flat (dice stacked, pressed together or cocked)`, at);
   }
   if (expectedCount !== undefined && dice.length !== expectedCount) {

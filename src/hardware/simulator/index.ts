@@ -50,3 +50,4 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   return { tower, camera, truth: () => dice };
 }
 export { cockedScene, outsideScene, stackedScene, touchingScene } from './invalid-scenes.js';
+export { LAS_VEGAS_COLOURS, lasVegasHopper } from './hoppers.js';
