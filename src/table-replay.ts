@@ -24,9 +24,14 @@ export interface Replayed {
   readonly problem: { readonly index: number; readonly message: string } | null;
 }
 
-/** The action a roll applies, with the values it is taken to have (read or corrected). */
-export function rollAction(_roll: RollRecord, values: readonly number[]): { type: string } {
-  return { type: 'roll', values } as { type: string };
+/**
+ * The action a roll applies, with the values it is taken to have (read or
+ * corrected). Coloured dice keep their colour and size; a correction changes
+ * their values only (in the order of `values`, the request's order).
+ */
+export function rollAction(roll: RollRecord, values: readonly number[]): { type: string } {
+  const dice = roll.dice?.map((d, i) => ({ ...d, value: values[i] ?? d.value }));
+  return { type: 'roll', values, ...(dice ? { dice } : {}) } as { type: string };
 }
 
 /** The values roll `seq` is taken to have: its latest correction, else what was read. */

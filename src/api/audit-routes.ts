@@ -56,8 +56,16 @@ export function fairnessOutcomes(table: Table, games: readonly TableGame[]): { o
         continue;
       }
       values.forEach((value, i) => {
+        // Coloured dice carry their colour (in the request's order); plain dice take it from the reading (same order as the values).
+        const coloured = roll.dice?.[i];
         const die = roll.reading?.dice[i];
-        const key = roll.source === 'manual' || !die ? TYPED_IN : die.colourConfident === false ? `${die.colour}?` : die.colour;
+        const key = coloured
+          ? `${coloured.colour}${coloured.size === 'big' ? ' (big)' : ''}`
+          : roll.source === 'manual' || !die
+            ? TYPED_IN
+            : die.colourConfident === false
+              ? `${die.colour}?`
+              : die.colour;
         outcomes.push({ key, value });
       });
     }
@@ -80,7 +88,7 @@ export function registerAuditRoutes(api: FastifyInstance, table: Table, auth: Op
       rolls: game.rolls.map((roll) => {
         const view = rollView(game, roll, '');
         const secret = roll.request.secret;
-        return { ...view, player: roll.request.player, secret, values: secret ? null : view.values, read: secret ? null : view.read, corrections: secret ? [] : view.corrections, frameUrl: secret ? null : view.frameUrl, reading: secret ? null : view.reading };
+        return { ...view, player: roll.request.player, secret, values: secret ? null : view.values, read: secret ? null : view.read, readingValues: secret ? null : view.readingValues, corrections: secret ? [] : view.corrections, frameUrl: secret ? null : view.frameUrl, reading: secret ? null : view.reading };
       }),
     };
   });

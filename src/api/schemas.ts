@@ -64,6 +64,7 @@ export const GameViewSchema = {
         seq: { type: 'integer' },
         values: { type: 'array', items: { type: 'integer' } },
         read: { type: ['array', 'null'], items: { type: 'integer' } },
+        readingValues: { type: ['array', 'null'], items: { type: 'integer' } },
         corrections: { type: 'array', items: CorrectionView },
         slots: { type: 'array', items: { type: 'integer' } },
         source: { type: 'string', enum: ['tower', 'manual'] },
@@ -138,6 +139,22 @@ export const RollBody = {
   additionalProperties: false,
   properties: {
     values: { type: 'array', minItems: 1, maxItems: 30, items: { type: 'integer', minimum: 1, maximum: 6 } },
+    /** Dice typed in with their colour and size, for games that ask for coloured dice (Las Vegas). */
+    dice: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 30,
+      items: {
+        type: 'object',
+        required: ['value', 'colour', 'size'],
+        additionalProperties: false,
+        properties: {
+          value: { type: 'integer', minimum: 1, maximum: 6 },
+          colour: { type: 'string', minLength: 1, maxLength: 20 },
+          size: { type: 'string', enum: ['normal', 'big'] },
+        },
+      },
+    },
   },
 } as const;
 
@@ -322,6 +339,7 @@ export const RollListReply = {
           /** null for a secret throw (only its player saw it). */
           values: { type: ['array', 'null'], items: { type: 'integer' } },
           read: { type: ['array', 'null'], items: { type: 'integer' } },
+          readingValues: { type: ['array', 'null'], items: { type: 'integer' } },
           corrections: { type: 'array', items: CorrectionView },
           slots: { type: 'array', items: { type: 'integer' } },
           source: { type: 'string' },

@@ -12,6 +12,7 @@ export interface RollView {
   readonly values: readonly number[];
   /** What was read (or typed in), when a correction changed it; else null. */
   readonly read: readonly number[] | null;
+  readonly readingValues: readonly number[] | null;
   /** Every correction of this roll: who, when, why, from what to what. */
   readonly corrections: ReadonlyArray<{ by: string; at: number; reason: string; from: readonly number[]; values: readonly number[] }>;
   readonly slots: readonly number[];
@@ -35,6 +36,12 @@ export function rollView(game: TableGame, roll: RollRecord, seatQuery: string): 
     seq: roll.seq,
     values: effectiveValues(roll, game.corrections),
     read: corrections.length > 0 ? roll.values : null,
+    /**
+     * The values in the order of `reading.dice`, for the labels on the frame: the
+     * same order as `values` for plain dice; unknown (null) for coloured dice,
+     * which the table orders by the request.
+     */
+    readingValues: roll.dice ? null : effectiveValues(roll, game.corrections),
     corrections: corrections.map(({ by, at, reason, from, values }) => ({ by, at, reason, from, values })),
     slots: roll.request.slots,
     source: roll.source,
@@ -84,8 +91,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     request: def.diceRequest(game.state),
     result: gameResult(table, game),
     board: def.board(visible),
-    /** The decisions open now (hold, score, bid...), for buttons and bots. */
-    actions: def.legalActions(game.state),
+    /** The decisions open now (hold, score, bid...), for buttons; with secret hands only those the viewer may know of. */
+    actions: def.legalActions(def.secretHands ? visible : game.state),
     lastRoll: last && lastVisible ? rollView(game, last, seatQuery) : null,
     /** The last rolls this viewer may see, oldest first, for the history strip (thumbnails of their frames). */
     recentRolls: game.rolls

@@ -89,7 +89,7 @@ function renderGame() {
     svg.setAttribute('class', 'overlay');
     svg.setAttribute('preserveAspectRatio', 'none');
     svg.dataset.testid = 'history-overlay';
-    drawOutlines(svg, roll.reading, roll.slots, roll.values);
+    drawOutlines(svg, roll.reading, roll.slots, roll.readingValues);
   }
   const facts = roll
     ? h(
