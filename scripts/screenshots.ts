@@ -64,12 +64,14 @@ try {
   await page.goto(`${base}/?token=${TOKEN}`);
   await page.goto(`${base}/?game=${game.id}`);
   await page.locator('[data-testid="camera-frame"][data-loaded="true"]').waitFor();
-  await page.getByTestId('fairness-overall').waitFor();
+  await page.getByTestId('fairness-overall').waitFor({ state: 'attached' });
   await page.waitForTimeout(500);
   await shot('scoreboard', (path) => page.screenshot({ path }));
+  await page.locator('[data-testid="fairness-details"] summary').click();
   await page.getByTestId('fairness').scrollIntoViewIfNeeded();
   await shot('fairness', (path) => page.getByTestId('fairness').screenshot({ path }));
 
+  await page.locator('[data-testid="fairness-details"] summary').click();
   await page.getByTestId('correct-button').click();
   await page.getByTestId('correct-die-2').selectOption('4');
   await page.getByTestId('correct-reason').fill('the third die is a four, the camera saw a one');

@@ -176,6 +176,10 @@ describe('scoreboard: trust', () => {
     await poll(() => page.getByTestId('fairness-die-typed in').getAttribute('data-verdict')).toBe('pending');
     expect(await page.getByTestId('fairness-die-typed in').textContent()).toContain('needs 5 more rolls before judging');
     expect(await page.getByTestId('fairness-note').textContent()).toContain('judged only after 60 rolls');
+    // The one line always in view says some dice are still collecting rolls.
+    expect(await page.locator('[data-testid="fairness-details"] summary').textContent()).toMatch(/still collecting rolls/);
+    await page.locator('[data-testid="fairness-details"] summary').click();
+    expect(await page.getByTestId('fairness-die-typed in').isVisible()).toBe(true);
     const red = await page.getByTestId('fairness-die-red').getAttribute('data-verdict');
     expect(red).toBe('fair');
     // One more turn of sixes: 60 typed-in dice, and the panel calls that die biased.
@@ -183,7 +187,8 @@ describe('scoreboard: trust', () => {
     await table.roll(more, [6, 6, 6, 6, 6]);
     await page.goto(`${base}/?game=${more}`);
     await poll(() => page.getByTestId('fairness-die-typed in').getAttribute('data-verdict')).toBe('biased');
-    expect(await page.getByTestId('fairness-warning').textContent()).toContain('a die looks biased');
+    expect(await page.getByTestId('fairness-warning').textContent()).toMatch(/looks biased: .*typed in/);
+    expect(await page.getByTestId('fairness-warning').isVisible()).toBe(true);
     await page.close();
   }, 120_000);
 

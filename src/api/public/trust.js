@@ -58,7 +58,8 @@ function renderStrip(game) {
       ),
     ),
   );
-  strip.lastElementChild?.scrollIntoView?.({ block: 'nearest', inline: 'end' });
+  // The newest roll in view: scroll the strip itself only (scrollIntoView would scroll the whole column too).
+  strip.scrollLeft = strip.scrollWidth;
 }
 
 // --- fairness panel ------------------------------------------------------------------------------------
@@ -112,21 +113,31 @@ function statsRow(stats, minRolls, testid) {
 export function drawFairness(report) {
   const panel = $('fairness');
   panel.hidden = false;
-  const anyBiased = report.dice.some((d) => d.biased) || report.overall.biased;
-  panel.dataset.biased = String(anyBiased);
+  const biased = [report.overall, ...report.dice].filter((d) => d.biased).map((d) => d.key);
+  const waiting = report.dice.filter((d) => !d.enough).length;
+  panel.dataset.biased = String(biased.length > 0);
+  // One line always in view on the big screen; the table opens below it (and stays open across updates).
+  const wasOpen = panel.querySelector('details')?.open ?? false;
+  const headline = biased.length
+    ? h('span', { class: 'fair-warning', 'data-testid': 'fairness-warning' }, `⚠ looks biased: ${biased.join(', ')}`)
+    : h('span', {}, report.overall.enough ? `the dice look fair (${report.overall.rolls} rolls)` : `not judged yet: ${report.overall.rolls} of ${report.minRolls} rolls`);
   panel.replaceChildren(
-    h('h3', {}, 'Fairness of the dice', anyBiased ? h('span', { class: 'fair-warning', 'data-testid': 'fairness-warning' }, ' ⚠ a die looks biased') : null),
     h(
-      'p',
-      { class: 'fair-note', 'data-testid': 'fairness-note' },
-      `Chi-square test of each die's faces against a fair die (df 5). A die is judged only after ${report.minRolls} rolls (10 expected per face); it is called biased when p < ${report.alpha}. By colour as the camera read it; all games.`,
-      report.excludedSecret ? ` ${report.excludedSecret} secret dice of running games are left out.` : '',
-    ),
-    h(
-      'table',
-      { class: 'fair-table' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Die'), h('th', {}, 'Rolls'), h('th', {}, 'Faces 1-6'), h('th', {}, 'χ²'), h('th', {}, 'Verdict'))),
-      h('tbody', {}, statsRow(report.overall, report.minRolls, 'fairness-overall'), ...report.dice.map((d) => statsRow(d, report.minRolls, `fairness-die-${d.key}`))),
+      'details',
+      { open: wasOpen, 'data-testid': 'fairness-details' },
+      h('summary', {}, h('strong', {}, 'Fairness: '), headline, waiting ? h('span', { class: 'fair-waiting' }, ` · ${waiting} die colour${waiting === 1 ? '' : 's'} still collecting rolls`) : null),
+      h(
+        'p',
+        { class: 'fair-note', 'data-testid': 'fairness-note' },
+        `Chi-square test of each die's faces against a fair die (df 5). A die is judged only after ${report.minRolls} rolls (10 expected per face); it is called biased when p < ${report.alpha}. By colour as the camera read it; all games.`,
+        report.excludedSecret ? ` ${report.excludedSecret} secret dice of running games are left out.` : '',
+      ),
+      h(
+        'table',
+        { class: 'fair-table' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'Die'), h('th', {}, 'Rolls'), h('th', {}, 'Faces 1-6'), h('th', {}, 'χ²'), h('th', {}, 'Verdict'))),
+        h('tbody', {}, statsRow(report.overall, report.minRolls, 'fairness-overall'), ...report.dice.map((d) => statsRow(d, report.minRolls, `fairness-die-${d.key}`))),
+      ),
     ),
   );
 }
