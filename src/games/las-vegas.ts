@@ -392,9 +392,9 @@ export type LasVegasAction =
   | { readonly type: 'roll'; readonly values: readonly number[]; readonly dice?: readonly ReadDie[] }
   /**
    * Put every thrown die showing `value` on casino `value`, or on the slot
-   * machine (`casino` 7). `earlyPayout`: play «Early Payout» on that casino.
+   * machine (`slotMachine`). `earlyPayout`: play «Early Payout» on that casino.
    */
-  | { readonly type: 'place'; readonly value: number; readonly casino?: number; readonly earlyPayout?: boolean }
+  | { readonly type: 'place'; readonly value: number; readonly slotMachine?: boolean; readonly earlyPayout?: boolean }
   /** A placed chaser removes this die (`seat` null: a spare white die). */
   | { readonly type: 'chase'; readonly seat: number | null; readonly slot: number }
   /** Plays an action card (spec 3.10); the fields each card needs are below. */
@@ -897,21 +897,17 @@ function applyRoll(state: LasVegasState, values: unknown, dice: unknown): LasVeg
   return { ...s, turn: { ...s.turn, mustTwo: boundByTwoCasinos(s, s.current) && distinct > 1 } };
 }
 
-function applyPlace(state: LasVegasState, a: { value?: unknown; casino?: unknown; earlyPayout?: unknown }): LasVegasState | InvalidAction {
+function applyPlace(state: LasVegasState, a: { value?: unknown; slotMachine?: unknown; earlyPayout?: unknown }): LasVegasState | InvalidAction {
   if (state.phase === 'chase') return invalid('game/must_chase', `${currentName(state)} must first choose the die the chaser removes.`);
   if (state.phase !== 'place') return invalid('game/no_throw_yet', `${currentName(state)} must throw before placing dice.`);
   const value = a.value;
   if (!isDieValue(value)) return invalid('game/bad_value', `Name the value to place as a whole number 1 to 6; got ${show(value)}.`);
   const values = thrownValues(state);
   if (!values.includes(value)) return invalid('game/value_not_thrown', `No die of this throw shows ${value}; place one of ${values.join(', ')}.`);
-  const casino = a.casino ?? value;
-  if (state.mode !== 'standard') {
-    if (casino !== value) return invalid('game/wrong_casino', `Dice showing ${value} go to casino ${value}.`);
-    return placeColours(state, value);
-  }
-  if (casino !== value && !(casino === SLOT_MACHINE && state.options.slotMachine)) {
-    return invalid('game/wrong_casino', `Dice showing ${value} go to casino ${value}${state.options.slotMachine ? ' or the slot machine (7)' : ''}; got ${show(casino)}.`);
-  }
+  if (a.slotMachine !== undefined && typeof a.slotMachine !== 'boolean') return invalid('game/bad_place', `slotMachine must be true or false; got ${show(a.slotMachine)}.`);
+  if (a.slotMachine === true && !(state.mode === 'standard' && state.options.slotMachine)) return invalid('game/no_slot_machine', 'This game is played without the slot machine (option slotMachine).');
+  const casino = a.slotMachine === true ? SLOT_MACHINE : value;
+  if (state.mode !== 'standard') return placeColours(state, value);
   if (casino === SLOT_MACHINE && !targetsFor(state, value).includes(SLOT_MACHINE)) return invalid('game/slot_value_taken', `The slot machine already has dice showing ${value}; nobody may place ${value}s there this round.`);
   const problem = twoCasinosProblem(state, casino);
   if (problem) return invalid('game/two_casinos', problem);
@@ -1154,8 +1150,9 @@ function standardLegal(state: LasVegasState): LasVegasAction[] {
   for (const value of thrownValues(state)) {
     for (const casino of targetsFor(state, value)) {
       if (twoCasinosProblem(state, casino)) continue;
-      out.push(casino === value ? { type: 'place', value } : { type: 'place', value, casino });
-      if (has('earlyPayout')) out.push({ type: 'place', value, casino, earlyPayout: true });
+      const target = casino === SLOT_MACHINE ? { slotMachine: true } : {};
+      out.push({ type: 'place', value, ...target });
+      if (has('earlyPayout')) out.push({ type: 'place', value, ...target, earlyPayout: true });
     }
   }
   if (has('reroll') && state.turn.placements.length === 0) {
@@ -1249,7 +1246,7 @@ function bot(state: LasVegasState, random: () => number): LasVegasAction | null 
     .filter((a): a is Extract<LasVegasAction, { type: 'place' }> => a.type === 'place' && a.earlyPayout !== true)
     .map((a) => {
       const slots = state.thrown.flatMap((v, slot) => (v === a.value ? [slot] : []));
-      return { a, gain: gainOf(state, slots, a.casino ?? a.value, a.value, before), dice: slots.length, tie: random() };
+      return { a, gain: gainOf(state, slots, a.slotMachine === true ? SLOT_MACHINE : a.value, a.value, before), dice: slots.length, tie: random() };
     });
   options.sort((x, y) => y.gain - x.gain || x.dice - y.dice || x.tie - y.tie);
   const best = options[0];
@@ -1269,7 +1266,7 @@ function bot(state: LasVegasState, random: () => number): LasVegasAction | null 
     const to = [1, 2, 3, 4, 5, 6].find((v) => !state.turn.placements.includes(v)) ?? 1;
     return { type: 'playCard', card: 'turnDie', slot, to };
   }
-  if (has('earlyPayout') && best.gain > 0) return { type: 'place', value: best.a.value, casino: best.a.casino ?? best.a.value, earlyPayout: true };
+  if (has('earlyPayout') && best.gain > 0) return { ...best.a, earlyPayout: true };
   return best.a;
 }
 

@@ -48,7 +48,7 @@ function refuse(state: LasVegasState, action: unknown): InvalidAction {
 }
 
 const roll = (...values: number[]): LasVegasAction => ({ type: 'roll', values });
-const place = (value: number, casino?: number): LasVegasAction => (casino === undefined ? { type: 'place', value } : { type: 'place', value, casino });
+const place = (value: number, casino?: number): LasVegasAction => (casino === SLOT_MACHINE ? { type: 'place', value, slotMachine: true } : { type: 'place', value });
 const card = (c: ActionCard, extra: Record<string, unknown> = {}): LasVegasAction => ({ type: 'playCard', card: c, ...extra }) as LasVegasAction;
 const names = (n: number): string[] => ['Ann', 'Bob', 'Cat', 'Dan', 'Eve', 'Fay', 'Gus', 'Hal'].slice(0, n);
 const k = (n: number): number => n * 1000;
@@ -165,7 +165,7 @@ describe('module slotMachine (spec 3.8)', () => {
     // Back to Dina (Ann): her own 3 may not go there either.
     s = step(s, roll(3));
     expect(refuse(s, place(3, SLOT_MACHINE)).code).toBe('game/slot_value_taken');
-    expect(refuse(s, place(3, 5)).code).toBe('game/wrong_casino');
+    expect(refuse(step(lasVegas.setup(names(2)), roll(3, 3, 3, 3, 3, 3, 3, 3)), { type: 'place', value: 3, slotMachine: true }).code).toBe('game/no_slot_machine');
   });
   it('#14 Dina 3-3-3, Vasilis 6-6, Katie 4-4 then 1: Katie chooses first (total 9, highest 4), then Dina, then Vasilis', () => {
     const groups = slotGroups([...slotDice('dina', 0, [3, 3, 3]), ...slotDice('vasilis', 1, [6, 6]), ...slotDice('katie', 2, [4, 4, 1])]);
@@ -326,14 +326,15 @@ describe('module actionCards (spec 3.10)', () => {
   });
   it('2-Casinos ends at its player\'s next turn (LV-14) and never binds a player who played Skip this round', () => {
     let s = withCards(scenario(2, opts, {}, [[0, 1, 2], [0, 1, 2, 3, 4]]), 0, ['twoCasinos']);
-    s = withCards(step(step(step(s, card('twoCasinos')), roll(2, 3)), place(2)), 1, ['skip']);
+    s = withCards(step(step(step(s, card('twoCasinos')), roll(2, 3, 3)), place(2)), 1, ['skip']);
     s = step(s, card('skip'));
     expect(s.current).toBe(0);
     // Ann's next turn: her card lapses.
     expect(s.twoCasinos).toEqual([]);
     expect(s.players[1]!.hand).toHaveLength(5);
     const rest = withCards(scenario(2, { ...opts, twoCasinosDuration: 'restOfRound' }, {}, [[0, 1, 2], [0, 1, 2, 3, 4]]), 0, ['twoCasinos']);
-    const later = step(step(step(step(step(rest, card('twoCasinos')), roll(2, 3)), place(2)), roll(1, 1, 1, 1, 1)), place(1));
+    const later = step(step(step(step(step(rest, card('twoCasinos')), roll(2, 3, 3)), place(2)), roll(1, 1, 1, 1, 1)), place(1));
+    expect(later.current).toBe(0);
     expect(later.twoCasinos).toEqual([0]);
   });
   it('2-Casinos with Turn-Dice: one die turned to the first casino\'s number may go there again instead of a second casino', () => {
