@@ -5,7 +5,8 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
-import { createDiceReader } from './vision/index.js';
+import { createDiceReader, DEFAULT_VISION_CONFIG } from './vision/index.js';
+import { DEFAULT_TRAY } from './hardware/simulator/index.js';
 import { Table } from './table.js';
 import { openStore, type GameStore } from './storage/index.js';
 import { buildApp } from './api/app.js';
@@ -116,7 +117,9 @@ export async function serve(config: ServeConfig) {
   // Tampering with the log shows: say so loudly, and still serve what can be replayed.
   const chain = store.verifyChain();
   if (!chain.ok) process.stderr.write(`dice-tower: warning: the game log in ${config.dataDir} was changed outside dice-tower at event ${chain.badSeq} (${chain.reason})\n`);
-  const table = new Table({ tower, camera, reader: createDiceReader(), botSeed: config.seed, store });
+  // The simulated tray's die size is known: the reader can then tell big dice (Las Vegas) even when every die is one size.
+  const reader = createDiceReader(config.camera === 'sim' ? { ...DEFAULT_VISION_CONFIG, dieSize: DEFAULT_TRAY.dieSize } : DEFAULT_VISION_CONFIG);
+  const table = new Table({ tower, camera, reader, botSeed: config.seed, store });
   for (const problem of table.restoreProblems) process.stderr.write(`dice-tower: warning: ${problem}\n`);
   const token = operatorToken(config.dataDir);
   const app = buildApp({ table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600 }, { logger: { level: config.logLevel } });

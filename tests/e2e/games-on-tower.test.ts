@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createSimulator } from '../../src/hardware/index.js';
-import { createDiceReader } from '../../src/vision/index.js';
+import { createDiceReader, DEFAULT_VISION_CONFIG } from '../../src/vision/index.js';
+import { DEFAULT_TRAY } from '../../src/hardware/simulator/index.js';
 import { GAMES, type AnyGameDef } from '../../src/games/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
@@ -23,12 +24,13 @@ let colourReady = false;
 
 beforeAll(async () => {
   const sim = createSimulator({ seed: 99, colours: ['white', 'red', 'blue'] });
-  table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
+  // Calibrated to the simulated tray's die size, as `serve` does: sizes are told even when every die is one size.
+  table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader({ ...DEFAULT_VISION_CONFIG, dieSize: DEFAULT_TRAY.dieSize }) });
   app = buildApp({ table, version: 'test' });
   await app.ready();
   const probe = createSimulator({ seed: 1, colours: ['white'] });
   await probe.tower.roll(2, [{ colour: 'purple', size: 'big' }, { colour: 'yellow', size: 'normal' }]);
-  const seen = await createDiceReader().read(await probe.camera.capture(), 2);
+  const seen = await createDiceReader({ ...DEFAULT_VISION_CONFIG, dieSize: DEFAULT_TRAY.dieSize }).read(await probe.camera.capture(), 2);
   colourReady = seen.dice.length === 2 && seen.dice.every((d) => d.colourConfident !== undefined && d.sizeClass !== undefined) && seen.dice.some((d) => d.colour === 'purple');
 });
 
