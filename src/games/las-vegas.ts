@@ -1438,10 +1438,11 @@ export const lasVegas: GameDef<LasVegasState, LasVegasAction, LasVegasOptions> =
   summary:
     'Dice placement for 2-5 players (up to 8 with the Boulevard extra dice) over four rounds. Six casinos (1-6) each get banknotes worth at least $50,000. In turn, each player throws all the dice they still hold and puts every die of one value on the casino with that number. When all dice are placed, each casino pays its bills, highest first, to the colours with the most dice, one bill each; colours tied on a count are all out. Most money after four rounds wins. Variant: neutral white dice thrown with your own, whose bills nobody gets. Boulevard modules, each an option: extra player dice, big dice that count as two, purple chasers that knock a die off, a minimum stake by player count, $100,000 bills, colourful cards, the slot machine (seventh casino, ties broken by pips), secret bonus cards with a reminder die, ten secret action cards; plus the solo game and the 2-4 player secret-colours variant.',
   dice: {
-    count: OWN_DICE + 4,
+    // 8 own + 4 white in a standard throw; 16 in the set-up throws of secret colours and solo variant 1.
+    count: 16,
     colours: [...ALL_COLOURS],
     sizes: ['normal', 'big'],
-    note: "Each throw is one player's dice: their 8 in their colour (slots 0-7; with big dice slot 0 is the big die, with chasers slot 7 and for 2-5 players slot 6 are purple chasers) plus, with neutral dice, white ones (slots 8 and up). Solo and secret colours throw one die of each colour. Every request names the dice (colour, size); the reminder dice of the bonus cards are never thrown.",
+    note: "Each throw is one player's dice: their 8 in their colour (slots 0-7; with big dice slot 0 is the big die, with chasers slot 7 and for 2-5 players slot 6 are purple chasers) plus, with neutral dice, white ones (slots 8 and up). Solo and secret colours throw one die of each colour, after a set-up throw of 8 or 16 dice (secret colours: 2 of each colour). Every request names the dice (colour, size); the reminder dice of the bonus cards are never thrown.",
   },
   secretThrows: false,
   secretHands: true,
