@@ -524,6 +524,8 @@ describe('secret colours (spec 5)', () => {
 
 /** Games per mode: the issue asks for 10 000 (GAME_RUNS lowers it while developing). */
 const RUNS = Number(process.env.GAME_RUNS ?? 10_000);
+/** All modules take about 15 minutes for 10 000 games on a loaded 2-core machine: the limit is about hangs, not speed. */
+const LIMIT = 2_400_000;
 
 /** A player choosing uniformly among the legal actions (and throwing when asked). */
 function playRandomGame(players: string[], seed: number, options: Partial<LasVegasOptions>): LasVegasState {
@@ -544,19 +546,19 @@ function playRandomGame(players: string[], seed: number, options: Partial<LasVeg
 }
 
 describe('seeded games per mode keep the contract and conserve money and dice', () => {
-  it(`base game: ${RUNS} bot games`, { timeout: 900_000 }, () => {
+  it(`base game: ${RUNS} bot games`, { timeout: LIMIT }, () => {
     checkContract(lasVegas, RUNS, {}, checkInvariants);
   });
-  it(`all modules: ${RUNS} bot games`, { timeout: 900_000 }, () => {
+  it(`all modules: ${RUNS} bot games`, { timeout: LIMIT }, () => {
     checkContract(lasVegas, RUNS, ALL_MODULES, checkInvariants);
   });
-  it(`solo: ${RUNS} bot games`, { timeout: 900_000 }, () => {
+  it(`solo: ${RUNS} bot games`, { timeout: LIMIT }, () => {
     checkContract(lasVegas, RUNS, { mode: 'solo' }, checkInvariants);
   });
-  it(`secret colours: ${RUNS} bot games`, { timeout: 900_000 }, () => {
+  it(`secret colours: ${RUNS} bot games`, { timeout: LIMIT }, () => {
     checkContract(lasVegas, RUNS, { mode: 'secretColours' }, checkInvariants);
   });
-  it('all modules with 5-7 players, every non-default rule option, and random players trying every card', { timeout: 900_000 }, () => {
+  it('all modules with 5-7 players, every non-default rule option, and random players trying every card', { timeout: LIMIT }, () => {
     const noNeutral = { ...ALL_MODULES, neutralDice: false, extraPlayerDice: true };
     checkContract(lasVegas, Math.ceil(RUNS / 20), noNeutral, checkInvariants);
     const odd: Partial<LasVegasOptions> = {
