@@ -718,7 +718,16 @@ function tieWinnerChoices(state: LasVegasState, seat: number): Array<{ casino: n
  * reminder dice, and the next round or the end.
  */
 function scoreRound(state: LasVegasState): LasVegasState {
-  let s: LasVegasState = { ...state, lastPayouts: [], earlyPayouts: [] };
+  // Every colourful card on the table is replaced before any casino is scored (spec 3.7).
+  let deck = faceUp(state.deck);
+  let discard = [...state.discard];
+  const replaced = state.casinos.map((c) => {
+    const r = replaceColourful(c.bills, deck);
+    deck = r.deck;
+    discard = [...discard, ...r.discarded];
+    return { ...c, bills: r.bills };
+  });
+  let s: LasVegasState = { ...state, casinos: replaced, deck, discard, lastPayouts: [], earlyPayouts: [] };
   const winners: string[][] = s.casinos.map(() => []);
   s.players.forEach((p, seat) => {
     if (!p.tieWinner) return;

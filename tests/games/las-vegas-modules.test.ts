@@ -227,6 +227,16 @@ describe('module colourfulBills (spec 3.7)', () => {
     expect(three).toEqual([k(20), k(70)]);
     expect(s.discard).toEqual([colourful, colourful + 1]);
   });
+  it('every colourful card is replaced before any casino is scored (a bill unclaimed at casino 1 cannot replace one at casino 2)', () => {
+    const [thirty] = billIds(30000);
+    let s = scenario(2, { colourfulBills: true, rounds: 2 }, { 1: { bills: [thirty!], dice: [] }, 2: { bills: [colourful], dice: dice('green', 1, 1) } }, [[7]]);
+    // An empty deck: the colourful card has nothing to be replaced by.
+    s = { ...s, discard: s.deck as number[], deck: [] };
+    s = step(step(s, roll(4)), place(4));
+    expect(s.lastPayouts.filter((p) => p.casino === 2)).toEqual([]);
+    expect(s.lastPayouts.filter((p) => p.casino === 1).map((p) => [p.seat, p.bill])).toEqual([[null, thirty]]);
+    expect(s.discard).toContain(colourful);
+  });
   it('the board names a colourful card; it is worth nothing in money', () => {
     const s = scenario(2, { colourfulBills: true }, { 2: { bills: [colourful], dice: [] } });
     expect(lasVegas.board(s).panels.find((p) => p.id === 'casino2')!.items).toContainEqual({ label: 'Bill', value: 'colourful card' });
