@@ -13,6 +13,14 @@
  * `roll` actions. Every dice request names the physical dice (`dice`: colour
  * and size); a roll may carry the dice as read (`dice`), which must match.
  *
+ * Choices the rules give a player that this engine makes for them: the
+ * slot machine's bill choice (each winner takes the highest bill left),
+ * «Tie Winner»'s casino (the tie that pays most), «Swap Bill»'s bill (the
+ * lowest won this round). Fixed at the spec's default, not options: LV-10
+ * (the placeholder bonus deck, BONUS_DECK), LV-15 (one «Re-roll» use), LV-22
+ * (a bill won this round). A player a chaser gives a die back to may play a
+ * card on their next turn, not at once.
+ *
  * Dice slots, standard mode: every throw is one seat's dice. Slots 0-7 are
  * the thrower's eight dice (slot 0 the big die with `bigDice`, slot 7 and for
  * 2-5 players slot 6 purple chasers with `chaserDice`); slots 8 and up are
