@@ -4,12 +4,13 @@
  */
 import { parseArgs } from 'node:util';
 import { PACKAGE_VERSION, parseColours, serve } from './server.js';
+import { calibrateCommand, READ_USAGE, readCommand } from './vision-commands.js';
 
 const USAGE = `Usage: dice-tower <command> [options]
 
 Commands:
   serve        Run the server and the live scoreboard (simulated tower)
-  help         Show this help
+${READ_USAGE}  help         Show this help
 
 Options of serve (environment variables in brackets):
   --port N           Port to listen on [PORT] (default 8080)
@@ -85,6 +86,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         });
         return 0;
       }
+      case 'read':
+        return await readCommand(rest);
+      case 'calibrate':
+        return await calibrateCommand(rest);
       case undefined:
       case 'help':
       case '--help':

@@ -67,13 +67,13 @@ function centreOf(box: readonly Point[]): Point {
 
 /**
  * Whether a die's (or object's) box lies partly outside the tray. A die can lie
- * past a calibrated tray region (on the rim); without one, the frame's edge
- * cuts a die partly outside it, so its box has a whole side along that edge
- * (a die lying near the edge touches it at one corner at most).
+ * past a calibrated tray region (on the rim). The frame's edge cuts a die
+ * partly outside it, so its box has a whole side along that edge (a die lying
+ * near the edge touches it at one corner at most).
  */
 function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number): boolean {
-  if (tray) {
-    return box.some((p) => p.x < tray.x - margin || p.y < tray.y - margin || p.x > tray.x + tray.width + margin || p.y > tray.y + tray.height + margin);
+  if (tray && box.some((p) => p.x < tray.x - margin || p.y < tray.y - margin || p.x > tray.x + tray.width + margin || p.y > tray.y + tray.height + margin)) {
+    return true;
   }
   const near = (f: (p: Point) => number) => box.filter((p) => f(p) <= margin).length >= 2;
   return near((p) => p.x) || near((p) => p.y) || near((p) => width - p.x) || near((p) => height - p.y);
@@ -133,8 +133,9 @@ export function judgeScene(
   dice.forEach((d, i) => {
     const name = `the ${d.colour} die at ${where(d.center)}`;
     if (outside(d.box)) add('outside', `${name} lies partly outside the tray`, d.center);
+    else if (stacked.has(i)) return;
     else if (boxAspect(d.box) > cfg.cockedAspect) add('cocked', `${name} is cocked (not lying flat): its top face is foreshortened`, d.center);
-    else if (d.value === null && !stacked.has(i)) add('unreadable', `${name} cannot be read`, d.center);
+    else if (d.value === null) add('unreadable', `${name} cannot be read`, d.center);
   });
   for (const box of draft.objects) {
     const at = centreOf(box);
