@@ -74,6 +74,12 @@ describe('calibration from simulator images', () => {
     expect(readDiceInImage(frame, calibratedConfig(calibration), 1).issues?.[0]?.code).toBe('outside');
     // Without the calibration the frame shows nothing wrong.
     expect(readDiceInImage(frame, DEFAULT_VISION_CONFIG, 1).valid).toBe(true);
+    // A die wholly beyond the tray (on the rim or the table) is not in the tray at all.
+    const away = decodeFrame(renderTray([{ ...die, x: 44 }], DEFAULT_TRAY, { noiseSeed: 7 }));
+    expect(readDiceInImage(away, DEFAULT_VISION_CONFIG, 1).dice).toHaveLength(1);
+    const ignored = readDiceInImage(away, calibratedConfig(calibration), 1);
+    expect(ignored.dice).toEqual([]);
+    expect(ignored.issues?.map((i) => i.code)).toEqual(['empty']);
   });
 
   it('round-trips through its file, and refuses a file that is not a calibration', () => {
