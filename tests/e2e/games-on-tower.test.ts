@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createSimulator } from '../../src/hardware/index.js';
-import { createDiceReader } from '../../src/vision/index.js';
+import { DEFAULT_TRAY } from '../../src/hardware/simulator/index.js';
+import { createDiceReader, DEFAULT_VISION_CONFIG } from '../../src/vision/index.js';
 import { GAMES, type AnyGameDef } from '../../src/games/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
@@ -23,7 +24,8 @@ let colourReady = false;
 
 beforeAll(async () => {
   const sim = createSimulator({ seed: 99, colours: ['white', 'red', 'blue'] });
-  table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
+  // The simulator's tray is the calibration: a normal die's edge tells big dice from normal ones (as `serve` does).
+  table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader({ ...DEFAULT_VISION_CONFIG, dieSize: DEFAULT_TRAY.dieSize }) });
   app = buildApp({ table, version: 'test' });
   await app.ready();
   const probe = createSimulator({ seed: 1, colours: ['white'] });
