@@ -130,6 +130,24 @@ describe('dice-tower calibrate', () => {
     expect((JSON.parse(after.out) as { dice: JsonDie[] }).dice[0]?.size).toBe('normal');
   });
 
+  it('takes the empty tray from a camera (a video file stands in for the webcam)', { timeout: 120_000 }, async () => {
+    const data = emptyData();
+    const file = join(emptyData(), 'tray.avi');
+    const frame = cv.imdecode(renderTray([], DEFAULT_TRAY, { noiseSeed: 4 }));
+    // A wooden rim along the left: the tray floor starts at x = 160.
+    frame.drawRectangle(new cv.Point2(0, 0), new cv.Point2(159, 719), new cv.Vec3(40, 90, 150), -1);
+    const writer = new cv.VideoWriter(file, cv.VideoWriter.fourcc('MJPG'), 10, new cv.Size(1280, 720), true);
+    for (let i = 0; i < 3; i++) writer.write(frame);
+    writer.release();
+    const cal = await run(['calibrate', '--camera', file], data);
+    expect(cal.err).toBe('');
+    const written = JSON.parse(readFileSync(join(data, 'calibration.json'), 'utf8')) as { tray: { x: number; width: number } | null; dieSize: number | null };
+    expect(Math.abs((written.tray?.x ?? 0) - 160)).toBeLessThanOrEqual(8);
+    expect(written.tray?.width).toBeGreaterThan(1100);
+    expect(written.dieSize).toBeNull();
+    expect(cal.out).toContain('normal die edge not measured (no dice shots)');
+  });
+
   it('refuses an unknown colour, a shot without dice, and two sources at once', { timeout: 120_000 }, async () => {
     const work = emptyData();
     const empty = join(work, 'empty.jpg');
