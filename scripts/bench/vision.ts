@@ -5,25 +5,24 @@
  *    it) on simulator-rendered frames at 640x640 and 1280x720, with 5 and 25
  *    dice. Frames are rendered before the timed part; each reading is also
  *    checked against the simulator's truth, so the times are of real reads.
- * 2. Frames per second of capture + read on a replayed camera stream: an
- *    MJPG video of simulator frames played through `openVideoCamera` (the
- *    webcam code path). The settle step (waiting for the dice to lie still,
- *    src/vision/settle.ts) is not in this tree yet, so the loop measured is
- *    capture + read of every frame.
+ * 2. Frames per second of the full settle-and-read loop on a replayed camera
+ *    stream: simulated rolls (dice tumbling, then at rest) in an MJPG video,
+ *    through `openVideoCamera` (the webcam code path) and `settlingPipeline`
+ *    (wait for a still scene, read the still frames, require agreement).
  *
- *   npm run bench:vision-speed [-- --frames 40 --stream 60]
+ *   npm run bench:vision-speed [-- --frames 40 --stream 6]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIE_COLOURS, SeededRandom, openVideoCamera } from '../../src/hardware/index.js';
+import { DIE_COLOURS, SeededRandom, openVideoCamera, type Camera } from '../../src/hardware/index.js';
 import { renderTray, throwDice, type TrayGeometry } from '../../src/hardware/simulator/index.js';
 import cv from '../../src/hardware/opencv.js';
-import { createDiceReader } from '../../src/vision/index.js';
+import { DEFAULT_SETTLE_CONFIG, createDiceReader, settlingPipeline } from '../../src/vision/index.js';
 import { numberFlag, printFigures, printTable, quantile, round } from './lib.js';
 
 const framesPerCase = numberFlag('frames', 40);
-const streamFrames = numberFlag('stream', 60);
+const streamRolls = numberFlag('stream', 6);
 
 /** 640x640 sees the tray from further away than 1280x720: smaller dice, so 25 still fit without touching. */
 const CASES: ReadonlyArray<{ tray: TrayGeometry; dice: number }> = [
@@ -76,36 +75,65 @@ for (const { tray, dice } of CASES) {
   });
 }
 
-// The replayed stream: a video file of simulator frames (5 dice, 1280x720), read through the webcam code path.
+// The replayed stream: a video file (MJPG, 1280x720) of simulated rolls, each a few frames of dice still
+// tumbling (thrown again every frame) and then the dice at rest (the same dice, new sensor noise every frame),
+// played through the webcam code path (`openVideoCamera`) into the settle-and-read loop (`settlingPipeline`):
+// wait until the scene is still, read the still frames, require them to agree. The frames carry the stream's
+// own clock (30 fps), and the loop's pause between captures is skipped, so what is measured is the work.
 const dir = mkdtempSync(join(tmpdir(), 'dice-tower-bench-'));
 const streamTray: TrayGeometry = { width: 1280, height: 720, dieSize: 64 };
+const FPS = 30;
+const TUMBLING = 6;
+const AT_REST = Math.ceil(((DEFAULT_SETTLE_CONFIG.stillMs + 200) * FPS) / 1000) + DEFAULT_SETTLE_CONFIG.agreeFrames;
 const videoPath = join(dir, 'stream.avi');
-const video = new cv.VideoWriter(videoPath, cv.VideoWriter.fourcc('MJPG'), 30, new cv.Size(streamTray.width, streamTray.height));
+const video = new cv.VideoWriter(videoPath, cv.VideoWriter.fourcc('MJPG'), FPS, new cv.Size(streamTray.width, streamTray.height));
 const rng = new SeededRandom(77);
-for (let i = 0; i < streamFrames; i++) {
-  const truth = throwDice(rng, 5, colours, streamTray);
-  video.write(cv.imdecode(renderTray(truth, streamTray, { noiseSeed: i + 1 })));
+const streamTruth: string[] = [];
+let noise = 1;
+for (let roll = 0; roll < streamRolls; roll++) {
+  for (let i = 0; i < TUMBLING; i++) video.write(cv.imdecode(renderTray(throwDice(rng, 5, colours, streamTray), streamTray, { noiseSeed: noise++ })));
+  const dice = throwDice(rng, 5, colours, streamTray);
+  streamTruth.push(dice.map((d) => d.value).sort().join());
+  for (let i = 0; i < AT_REST; i++) video.write(cv.imdecode(renderTray(dice, streamTray, { noiseSeed: noise++ })));
 }
 video.release();
-const camera = openVideoCamera({ source: videoPath });
-let streamRead = 0;
-let valid = 0;
-const loopStarted = performance.now();
-for (;;) {
-  let frame;
-  try {
-    frame = await camera.capture();
-  } catch {
-    break; // the end of the video
-  }
-  const reading = await reader.read(frame, 5);
-  streamRead++;
-  if (reading.valid) valid++;
+const webcam = openVideoCamera({ source: videoPath });
+let frameNo = 0;
+const streamCamera: Camera = {
+  async capture() {
+    const frame = await webcam.capture();
+    return { ...frame, capturedAt: (frameNo++ * 1000) / FPS };
+  },
+};
+const pipeline = settlingPipeline(streamCamera, reader, DEFAULT_SETTLE_CONFIG, async () => {});
+let settledRight = 0;
+let settled = 0;
+let loopMs = 0;
+let loopFrames = 0;
+for (let roll = 0; roll < streamRolls; roll++) {
+  const startedAt = performance.now();
+  const firstFrame = frameNo;
+  const frame = await pipeline.camera.capture();
+  const reading = await pipeline.reader.read(frame, 5);
+  loopMs += performance.now() - startedAt;
+  loopFrames += frameNo - firstFrame;
+  settled++;
+  if (reading.valid && reading.dice.map((d) => d.value).sort().join() === streamTruth[roll]) settledRight++;
+  // Skip (untimed) what is left of this roll's rest, so the next roll starts with its tumbling frames.
+  const rollEnd = (roll + 1) * (TUMBLING + AT_REST);
+  while (frameNo < rollEnd) await streamCamera.capture();
 }
-const loopSeconds = (performance.now() - loopStarted) / 1000;
-camera.close();
+const loopSeconds = loopMs / 1000;
+webcam.close();
 rmSync(dir, { recursive: true, force: true });
-const stream = { frames: streamRead, fps: round(streamRead / loopSeconds), validReadings: round((100 * valid) / Math.max(1, streamRead)), loop: 'capture+read (no settle step in this tree)' };
+const stream = {
+  loop: 'settle-and-read (settlingPipeline over openVideoCamera)',
+  rolls: settled,
+  frames: loopFrames,
+  fps: round(loopFrames / loopSeconds),
+  rollsReadRight: settledRight,
+  msPerRoll: round((1000 * loopSeconds) / settled),
+};
 
 console.log(`Dice reader, per frame (decode + read), OpenCV threads: ${cv.getNumThreads()}`);
 printTable(
@@ -113,5 +141,8 @@ printTable(
   cases.map((c) => [c.size, c.dice, c.dieSizePx, c.frames, c.msMedian, c.msP95, c.framesReadExactly]),
 );
 console.log('');
-printTable(['replayed stream (MJPG 1280x720, 5 dice)', 'frames', 'fps', 'valid %'], [[stream.loop, stream.frames, stream.fps, stream.validReadings]]);
+printTable(
+  ['replayed stream (MJPG 1280x720, 5 dice)', 'rolls', 'frames', 'fps', 'ms per roll', 'rolls read right'],
+  [[stream.loop, stream.rolls, stream.frames, stream.fps, stream.msPerRoll, `${stream.rollsReadRight} of ${stream.rolls}`]],
+);
 printFigures('vision', { openCvThreads: cv.getNumThreads(), perFrame: cases, stream });

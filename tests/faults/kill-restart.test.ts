@@ -5,8 +5,10 @@
  * SQLite store), driven over HTTP like the scoreboard does.
  *
  * The kill plan picks, with a fixed seed, which requests are followed by a
- * kill and how many ms after the request was sent (so kills land while the
- * dice are rendered, read, written, answered, or between requests). After
+ * kill and when: a random share of a typical request's time after it was
+ * sent (so kills land while the dice are rendered, read, written, or between
+ * requests), or the moment the scoreboard feed announces the change (it is
+ * recorded, and its HTTP answer may not have left yet). After
  * each restart the client reads every game back: a roll or decision it had
  * an answer for must be there (nothing lost), the one in flight is there at
  * most once, and nothing else moved. At the end every game's state as the
@@ -19,6 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findGame, isInvalid } from '../../src/games/index.js';
 import { SeededRandom } from '../../src/hardware/index.js';
@@ -26,7 +29,7 @@ import { openStore } from '../../src/storage/index.js';
 
 const ROLLS = 100;
 /** Kills during the run. */
-const KILLS = Number(process.env.KILLS ?? 12);
+const KILLS = Number(process.env.KILLS ?? 10);
 const SEED = 8;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WHEN_TOLD = fileURLToPath(new URL('./serve-when-told.ts', import.meta.url));
@@ -126,17 +129,31 @@ describe('SIGKILL at random moments during 100 rolls', () => {
     /** Every roll the client knows was made: by game, its values in order (seq = index + 1). */
     const made = new Map<string, number[][]>([...views.keys()].map((id) => [id, []]));
     const total = () => [...made.values()].reduce((n, rolls) => n + rolls.length, 0);
-    // The kill plan: which requests (counted from 0) are followed by a kill, and when.
-    const plan = new Map<number, number>();
-    // Every roll is a request, so request numbers below ROLLS are always reached. The kill comes a random share
-    // (0-130 %) of a typical request's time after it is sent: while it is under way, just after, or between requests.
-    while (plan.size < KILLS) plan.set(rng.int(3, ROLLS - 1), rng.next() * 1.3);
+    // The kill plan: which requests (counted from 0) are followed by a kill, and when: a share (0-130 %) of a
+    // typical request's time after it is sent, or ('recorded') as soon as the feed announces the change.
+    // Every roll is a request, so request numbers below ROLLS are always reached.
+    const plan = new Map<number, number | 'recorded'>();
+    while (plan.size < KILLS) plan.set(rng.int(3, ROLLS - 1), rng.next() < 0.5 ? 'recorded' : rng.next() * 1.3);
+    /** The change whose announcement on the feed kills the server. */
+    let killOn: { id: string; version: number; proc: ChildProcess } | null = null;
+    const listen = (url: string) => {
+      const feed = new WebSocket(`${url.replace('http', 'ws')}/ws`);
+      feed.on('message', (data) => {
+        const m = JSON.parse(String(data)) as { type: string; game?: { id: string; version: number } };
+        if (killOn && m.type === 'game' && m.game?.id === killOn.id && m.game.version === killOn.version) killOn.proc.kill('SIGKILL');
+      });
+      feed.on('error', () => {}); // it dies with its server
+      return new Promise((resolve) => feed.once('open', resolve));
+    };
+    await listen(server.url);
     const recent: number[] = [];
     const typicalMs = () => (recent.length === 0 ? 200 : [...recent].sort((a, b) => a - b)[Math.floor(recent.length / 2)] as number);
     let request = 0;
     let kills = 0;
     let landedInFlight = 0;
     let killedMidRequest = 0;
+    let restartMs = 0;
+    const testStarted = performance.now();
     let turn = 0;
 
     while (total() < ROLLS) {
@@ -144,10 +161,11 @@ describe('SIGKILL at random moments during 100 rolls', () => {
       const view = active[turn++ % active.length] as View;
       const isRoll = view.request !== null;
       const action = isRoll ? null : view.actions[rng.int(0, view.actions.length - 1)];
-      const share = plan.get(request++);
-      const killAfter = share === undefined ? undefined : Math.round(share * typicalMs());
+      const when = plan.get(request++);
+      const killAfter = when === undefined ? undefined : when === 'recorded' ? 0 : Math.round(when * typicalMs());
       const victim = server.proc;
-      const timer = killAfter === undefined ? null : setTimeout(() => void kill(victim), killAfter);
+      killOn = when === 'recorded' ? { id: view.id, version: view.version + 1, proc: victim } : null;
+      const timer = typeof when === 'number' ? setTimeout(() => void kill(victim), killAfter) : null;
       let answer: { status: number; view: View } | null = null;
       const sent = performance.now();
       try {
@@ -158,12 +176,17 @@ describe('SIGKILL at random moments during 100 rolls', () => {
         // The server died under this request: its answer never came.
         killedMidRequest++;
       }
-      if (timer) {
+      if (killAfter !== undefined) {
         // The kill happens whether the answer came or not (then it lands between requests).
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, (killAfter ?? 0) - (performance.now() - sent))));
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, killAfter - (performance.now() - sent))));
+        if (timer) clearTimeout(timer);
+        killOn = null;
         await kill(victim);
         kills++;
+        const restarting = performance.now();
         server = await start(100 + kills);
+        await listen(server.url);
+        restartMs += performance.now() - restarting;
         // Every game is back as the client last saw it, but the one in flight may have moved one step (at most once).
         for (const known of views.values()) {
           const { status, view: back } = await call('GET', `/api/games/${known.id}`);
@@ -230,7 +253,10 @@ describe('SIGKILL at random moments during 100 rolls', () => {
         expect(rolls.map((r) => r.values)).toEqual(made.get(game.id));
       }
       expect(total()).toBeGreaterThanOrEqual(ROLLS);
-      console.log(`kill test: ${total()} rolls in ${stored.length} games, ${kills} kills (${killedMidRequest} mid-request, ${landedInFlight} of those after the change was recorded)`);
+      console.log(
+        `kill test: ${total()} rolls in ${stored.length} games, ${kills} kills (${killedMidRequest} mid-request, ${landedInFlight} of those after the change was recorded); ` +
+          `${Math.round((performance.now() - testStarted) / 1000)} s in all, ${Math.round(restartMs / 1000)} s of it restarting`,
+      );
     } finally {
       store.close();
     }
