@@ -240,7 +240,10 @@ describe('SIGKILL at random moments during 100 rolls', () => {
         if (!def) throw new Error(`unknown game ${game.created.payload.game}`);
         let state: unknown = def.setup(game.created.payload.players, game.created.payload.options);
         for (const step of game.steps) {
-          const next = def.apply(state, step.type === 'game/roll' ? { type: 'roll', values: step.payload.roll.values } : step.payload.action);
+          // As the table replays it: a roll with its values (and coloured dice, when the game asked for them).
+          const roll = step.type === 'game/roll' ? step.payload.roll : null;
+          const action: { type: string } = roll ? ({ type: 'roll', values: roll.values, ...(roll.dice ? { dice: roll.dice } : {}) } as { type: string }) : (step as { payload: { action: { type: string } } }).payload.action;
+          const next = def.apply(state, action);
           if (isInvalid(next)) throw new Error(`game ${game.id}: stored step ${step.seq} is refused on replay: ${next.message}`);
           state = next;
         }

@@ -2,7 +2,8 @@
  * A viewer (no token, a wrong token) and a player (a seat's private token,
  * sent every way a token can be sent) try every operator action the app
  * registers: every route that is not a GET, plus the seat links and their QR
- * codes. Routes are found through `onRoute`, so actions added later are
+ * codes (a seat's own routes, which take its token, are not operator actions;
+ * a player using one for another seat is refused too). Routes are found through `onRoute`, so actions added later are
  * covered too. Every attempt must be refused (401 or 403) and change nothing;
  * the same request with the operator's token must get past the check.
  */
@@ -25,8 +26,11 @@ afterAll(async () => {
   await fx.close();
 });
 
+/** A seat's own route: its authority is the seat's token, required in its query string. */
+const isSeatRoute = (r: Route) => ((r.schema as { querystring?: { required?: string[] } } | undefined)?.querystring?.required ?? []).includes('token');
+
 const operatorRoutes = () =>
-  fx.routes.filter((r: Route) => !r.websocket && r.method !== 'HEAD' && r.method !== 'OPTIONS' && (r.method !== 'GET' || OPERATOR_GETS.includes(r.url)));
+  fx.routes.filter((r: Route) => !r.websocket && !isSeatRoute(r) && r.method !== 'HEAD' && r.method !== 'OPTIONS' && (r.method !== 'GET' || OPERATOR_GETS.includes(r.url)));
 
 /** A request the operator may make on this route (a valid body where the route is known). */
 function request(route: Route): { url: string; payload?: unknown } {
@@ -119,5 +123,20 @@ describe('operator actions refused to viewers and players', () => {
     expect(received.slice(1).every((m) => m.type === 'error')).toBe(true);
     expect(fx.fingerprint()).toEqual(before);
     ws.close();
+  });
+});
+
+describe("a seat's own routes", () => {
+  it('refuse a player acting for another seat, or for their own seat with a wrong token', async () => {
+    const seatRoutes = fx.routes.filter((r) => r.method === 'POST' && ((r.schema as { querystring?: { required?: string[] } } | undefined)?.querystring?.required ?? []).includes('token'));
+    const before = fx.fingerprint();
+    for (const route of seatRoutes) {
+      for (const [seat, token] of [[1, seatToken], [2, seatToken], [0, 'not-the-token'], [0, OPERATOR_TOKEN]] as const) {
+        const url = route.url.replace(':id', fx.games.secret).replace(':seat', String(seat));
+        const res = await fx.app.inject({ method: 'POST', url: `${url}?token=${encodeURIComponent(token)}`, payload: { type: 'challenge' } });
+        expect(res.statusCode, `${route.url} as seat ${seat}`).toBe(403);
+      }
+    }
+    expect(fx.fingerprint()).toEqual(before);
   });
 });
