@@ -5,7 +5,8 @@
  * arrives, and on the parent's `report` message sends back what it saw.
  *
  * Talks to its parent over the IPC channel: `{type:'connected', ...}` once
- * every client has its snapshot, `{type:'report', ...}` at the end.
+ * every client has its snapshot, `{type:'report', ...}` at the end; the
+ * parent then ends it.
  */
 import WebSocket from 'ws';
 import { numberFlag } from './lib.js';
@@ -66,5 +67,5 @@ process.on('message', (message: { type: string }) => {
     cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
   });
   for (const ws of sockets) ws.close();
-  setTimeout(() => process.exit(0), 200);
+  // The parent ends this process once it has the report (a big message: exiting here could cut it off).
 });

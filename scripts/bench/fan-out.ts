@@ -56,16 +56,18 @@ const child = fork(fileURLToPath(new URL('./fan-out-clients.ts', import.meta.url
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 type Report = { type: 'report'; clients: Array<{ games: Array<[string, number]>; duplicates: number; towers: number; closed: boolean }>; errors: number; cpuMs: number };
-const fromChild = <T>(type: string) => new Promise<T>((resolve, reject) => {
-  const onMessage = (m: { type: string }) => {
-    if (m.type === type) {
+const fromChild = <T>(type: string) =>
+  new Promise<T>((resolve, reject) => {
+    const onMessage = (m: { type: string }) => {
+      if (m.type !== type) return;
       child.off('message', onMessage);
+      child.off('exit', onExit);
       resolve(m as T);
-    }
-  };
-  child.on('message', onMessage);
-  child.once('exit', (code) => reject(new Error(`the load generator exited (${code}) before '${type}'`)));
-});
+    };
+    const onExit = (code: number | null) => reject(new Error(`the load generator exited (${code}) before '${type}'`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
 const connectStarted = performance.now();
 const connected = await fromChild<{ clients: number; errors: number }>('connected');
 const connectSeconds = (performance.now() - connectStarted) / 1000;
@@ -114,6 +116,9 @@ await new Promise((resolve) => setTimeout(resolve, 2000)); // let the last messa
 const report = fromChild<Report>('report');
 child.send({ type: 'report' });
 const seen = await report;
+const childExited = new Promise((resolve) => child.once('exit', resolve));
+child.kill();
+await childExited;
 await app.close();
 store.close();
 rmSync(dataDir, { recursive: true, force: true });
