@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
-import { createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
+import { checkedCamera, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
 import { calibratedConfig, readCalibrationFile } from './vision/calibrate.js';
 import { DEFAULT_TRAY } from './hardware/simulator/index.js';
 import { calibrationFile } from './vision-commands.js';
@@ -58,10 +58,12 @@ async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Ca
   }
   const source = /^\d+$/.test(config.camera) ? Number(config.camera) : config.camera;
   const isFolder = typeof source === 'string' && !source.startsWith('/dev/') && statSync(source, { throwIfNoEntry: false })?.isDirectory();
-  const camera = isFolder ? openFolderCamera(source) : openVideoCamera({ source, width: 1280, height: 720 });
-  const closeCamera = async () => ('close' in camera ? (camera as VideoCamera).close() : undefined);
+  const device = isFolder ? openFolderCamera(source) : openVideoCamera({ source, width: 1280, height: 720 });
+  const closeCamera = async () => ('close' in device ? (device as VideoCamera).close() : undefined);
   // A live stream (not a folder of stills) is read only once the dice have settled.
   const live = !isFolder;
+  // A camera device's frames always differ a little (sensor noise): the same picture twice means it froze. A replayed file may repeat one.
+  const camera = checkedCamera(device, { refuseRepeats: typeof source === 'number' || source.startsWith('/dev/') });
   if (!config.serial) return { tower: createHandTower(), camera, description: `camera ${config.camera}, dice thrown by hand`, close: closeCamera, live };
   // johnny-five is loaded only when a board is used: it is slow to load and the simulator does not need it.
   const { FirmataTower } = await import('./hardware/firmata-tower.js');
