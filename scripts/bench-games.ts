@@ -5,27 +5,13 @@
  *
  *   npx tsx scripts/bench-games.ts [seconds-per-game=2] [game-id ...]
  */
-import { GAMES, isInvalid, type AnyGameDef } from '../src/games/index.js';
+import { GAMES, type AnyGameDef } from '../src/games/index.js';
 import { SeededRandom } from '../src/hardware/index.js';
+import { playOne } from './bench/bot-games.js';
 
 const seconds = Number(process.argv[2] ?? 2);
 const only = process.argv.slice(3);
 const games = (Object.values(GAMES) as AnyGameDef[]).filter((g) => only.length === 0 || only.includes(g.id));
-
-function playOne(def: AnyGameDef, players: string[], rng: SeededRandom): number {
-  let state = def.setup(players);
-  let steps = 0;
-  while (!def.result(state)) {
-    const choice = def.bot(state, () => rng.next());
-    const request = def.diceRequest(state);
-    const action = choice ?? { type: 'roll', values: Array.from({ length: request?.count ?? 0 }, () => rng.int(1, 6)) };
-    const next = def.apply(state, action);
-    if (isInvalid(next)) throw new Error(`${def.id}: ${next.message}`);
-    state = next;
-    steps++;
-  }
-  return steps;
-}
 
 const figures: Record<string, number> = {};
 console.log('game'.padEnd(18), 'games/s'.padStart(10), 'steps/game'.padStart(11));

@@ -2,8 +2,7 @@
  * Coloured dice at the table (Las Vegas): the tower gets the dice the game
  * asks for; a reading is applied only when every die's colour and size is
  * sure and the dice are the ones asked for; the operator may type them in.
- * The camera and reader are fakes returning chosen readings (the
- * simulator's coloured dice are another branch's work).
+ * The camera and reader are fakes returning chosen readings.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
+import AjvCompiler from '@fastify/ajv-compiler';
 import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { TableError, type Table } from '../table.js';
@@ -66,12 +67,27 @@ const gameReply = (status: 200 | 201) => ({ [status]: { $ref: 'GameView#' }, ...
 
 type IdParams = { id: string };
 
+const validators = AjvCompiler();
+type AjvCompilerOptions = { customOptions?: Record<string, unknown> } & Record<string, unknown>;
+
 export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): FastifyInstance {
   const { table } = deps;
   const app = Fastify({
     ...options,
     // Refuse unknown fields instead of dropping them, and never turn a scalar into an array.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
+    // Path and query parameters arrive as text and are coerced to their types; a JSON body already has types, and
+    // coercing it would take `null`, `false` or " " for die 0: bodies are validated without coercion.
+    schemaController: {
+      compilersFactory: {
+        buildValidator: (externalSchemas, ajvOptions = {}) => {
+          const options = ajvOptions as AjvCompilerOptions;
+          const coercing = validators(externalSchemas, options);
+          const typed = validators(externalSchemas, { ...options, customOptions: { ...options.customOptions, coerceTypes: false } });
+          return (route) => (route.httpPart === 'body' ? typed(route) : coercing(route));
+        },
+      },
+    },
     schemaErrorFormatter: (errs, dataVar) => {
       const e = errs[0];
       const extra = e?.keyword === 'additionalProperties' ? ` ('${String(e.params.additionalProperty)}')` : '';
@@ -87,9 +103,6 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     const access = route.config?.access ?? 'public';
     for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url, access, body: route.schema?.body !== undefined });
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ statusCode: 404, code: 'api/not_found', error: 'Not Found', message: `There is no ${request.method} ${request.url.split('?')[0]}; the routes are listed in the README.` }),
-  );
   app.addSchema(ErrorReply);
   app.addSchema(GameViewSchema);
 
@@ -104,6 +117,21 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     }
     request.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ statusCode: 500, code: 'api/internal', error: 'Internal Server Error', message: 'Something went wrong on the server; the game state is unchanged.' });
+  });
+
+  // A route that does not exist answers in the same error shape as every other refusal.
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ statusCode: 404, code: 'api/no_such_route', error: 'Not Found', message: `There is no route ${request.method} ${request.url.split('?')[0]}.` }),
+  );
+
+  // Ajv's type coercion reads " " as 0 and " 1" as 1: a number in the path must be plain digits, or "/seats/%20" is seat 0.
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema?.params as { properties?: Record<string, { type?: unknown }> } | undefined;
+    for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
+      if (schema?.properties?.[name]?.type === 'integer' && typeof value === 'string' && !/^[0-9]+$/.test(value)) {
+        throw new TableError('api/bad_request', `params/${name} must be a whole number written in digits, got '${value}'`, 400);
+      }
+    }
   });
 
   // The feed takes no messages worth more than a few bytes: cap what a client may send.

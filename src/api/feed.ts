@@ -86,7 +86,9 @@ export function parseClientMessage(text: string): Parsed {
   const spec = CLIENT_MESSAGES[type as ClientMessageType];
   const fields: Record<string, Field> = spec.fields;
   for (const key of Object.keys(body)) {
-    if (key !== 'type' && !(key in fields)) return { ok: false, code: 'ws/bad_message', message: `A ${type} message has no field '${key}'.` };
+    // `v` (the protocol version the server sends) may be echoed back; it must be 1.
+    if (key === 'v' && body.v === 1) continue;
+    if (key !== 'type' && !(key in fields)) return { ok: false, code: 'ws/bad_message', message: `A ${type} message has no field '${key}'${key === 'v' ? ' other than 1' : ''}.` };
   }
   for (const [key, field] of Object.entries(fields)) {
     if (body[key] === undefined) {

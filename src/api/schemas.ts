@@ -51,6 +51,11 @@ export const GameViewSchema = {
         slots: { type: 'array', items: { type: 'integer' } },
         player: { type: 'integer' },
         secret: { type: 'boolean' },
+        /** The physical dice, when colour or size matters (Las Vegas). */
+        dice: {
+          type: 'array',
+          items: { type: 'object', properties: { colour: { type: 'string' }, size: { type: 'string' } } },
+        },
       },
     },
     result: {

@@ -474,6 +474,11 @@ export class FirmataTower implements HardwareTower {
     } else {
       this.setUpHostDriven(link, name);
     }
+    // A board that restarts with the port still open (reset button, a power dip from the servo) announces its
+    // firmware again, and has forgotten its pin modes, reports and light: set it up afresh, as after an unplug.
+    const restarted = () => this.lost(link, towerError(TOWER_ERROR.DISCONNECTED, 'The board restarted (reset or power dip); setting it up again.'));
+    io.on('queryfirmware', restarted);
+    link.detach.push(() => io.removeListener('queryfirmware', restarted));
     link.heartbeat = setInterval(() => this.beat(link), s.heartbeatMs);
     return link;
   }

@@ -47,6 +47,10 @@ export class FakeFirmataPort extends EventEmitter implements TowerTransport {
 
   open(callback?: (error: Error | null) => void): void {
     setImmediate(() => {
+      if (this.board.unplugged) {
+        callback?.(new Error(`Error: No such file or directory, cannot open ${this.path}`));
+        return;
+      }
       this.isOpen = true;
       this.board.attach(this);
       this.emit('open');
@@ -67,6 +71,13 @@ export class FakeFirmataPort extends EventEmitter implements TowerTransport {
       callback?.(null);
     });
   }
+
+  /** The cable is pulled: the port closes with a disconnect error. */
+  pull(): void {
+    if (!this.isOpen) return;
+    this.isOpen = false;
+    setImmediate(() => this.emit('close', Object.assign(new Error('Disconnected'), { disconnected: true })));
+  }
 }
 
 export class FakeFirmataBoard {
@@ -81,6 +92,8 @@ export class FakeFirmataBoard {
   tips = 0;
   /** Answers nothing (from the start with `silent`; tests can mute a board later). */
   muted: boolean;
+  /** While true, opening a port fails as for a missing device (the USB cable is out). */
+  unplugged = false;
   /** The ports opened on this board, in order. */
   readonly ports: FakeFirmataPort[] = [];
   private port: FakeFirmataPort | null = null;
@@ -111,6 +124,28 @@ export class FakeFirmataBoard {
       this.send([0xf9, 2, 5]);
       this.sendFirmware();
     }
+  }
+
+  /** The port open now, if any. */
+  get openPort(): FakeFirmataPort | null {
+    return this.port?.isOpen ? this.port : null;
+  }
+
+  /**
+   * The board restarts while the port stays open (reset button, a power dip):
+   * it forgets every pin mode and report, the servo goes limp where it is, and
+   * after its boot it announces itself as at power-up.
+   */
+  reboot(bootMs = 50): void {
+    this.modes.clear();
+    this.reporting.clear();
+    if (this.trayTimer) clearTimeout(this.trayTimer);
+    this.trayTimer = setTimeout(() => {
+      if (this.port?.isOpen && !this.muted) {
+        this.send([0xf9, 2, 5]);
+        this.sendFirmware();
+      }
+    }, bootMs);
   }
 
   dispose(): void {

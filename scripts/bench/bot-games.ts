@@ -1,0 +1,19 @@
+/** One whole game played by the game's own bot with seeded dice: the unit of the rules benchmarks. */
+import { isInvalid, type AnyGameDef } from '../../src/games/index.js';
+import type { SeededRandom } from '../../src/hardware/index.js';
+
+/** Plays one game to its end and returns how many steps (rolls and decisions) it took. */
+export function playOne(def: AnyGameDef, players: readonly string[], rng: SeededRandom, options: Record<string, unknown> = {}): number {
+  let state = def.setup(players, options);
+  let steps = 0;
+  while (!def.result(state)) {
+    const choice = def.bot(state, () => rng.next());
+    const request = def.diceRequest(state);
+    const action = choice ?? { type: 'roll', values: Array.from({ length: request?.count ?? 0 }, () => rng.int(1, 6)) };
+    const next = def.apply(state, action);
+    if (isInvalid(next)) throw new Error(`${def.id}: ${next.message}`);
+    state = next;
+    steps++;
+  }
+  return steps;
+}
