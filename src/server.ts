@@ -9,7 +9,7 @@ import { checkedCamera, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipelin
 import { calibratedConfig, readCalibrationFile } from './vision/calibrate.js';
 import { DEFAULT_TRAY } from './hardware/simulator/index.js';
 import { calibrationFile } from './vision-commands.js';
-import { Table } from './table.js';
+import { Table, TableError } from './table.js';
 import { openStore, type GameStore } from './storage/index.js';
 import { buildApp } from './api/app.js';
 
@@ -141,9 +141,15 @@ export async function serve(config: ServeConfig) {
   const chain = store.verifyChain();
   if (!chain.ok) process.stderr.write(`dice-tower: warning: the game log in ${config.dataDir} was changed outside dice-tower at event ${chain.badSeq} (${chain.reason})\n`);
   const table = new Table({ tower, camera, reader, botSeed: config.seed, store });
+  // One session per server run: the history groups games by it.
+  store.startSession(Date.now(), PACKAGE_VERSION);
   for (const problem of table.restoreProblems) process.stderr.write(`dice-tower: warning: ${problem}\n`);
   const token = operatorToken(config.dataDir);
-  const app = buildApp({ table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600 }, { logger: { level: config.logLevel } });
+  const saveOperatorToken = (next: string) => {
+    if (token.file === 'DICE_TOWER_TOKEN') throw new TableError('auth/token_from_env', 'The operator token comes from DICE_TOWER_TOKEN; change it there and restart.', 409);
+    writeFileSync(token.file, `${next}\n`, { mode: 0o600 });
+  };
+  const app = buildApp({ table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, saveOperatorToken }, { logger: { level: config.logLevel } });
   // Hooks must be added before listening (Fastify refuses them after).
   app.addHook('onClose', async () => {
     await close();
