@@ -73,10 +73,10 @@ export interface VisionConfig {
 export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   foregroundThreshold: 22,
   lightnessWeight: 0.45,
-  brighterWeight: 0.9,
+  brighterWeight: 2.5,
   floorScale: 8,
   floorKernel: 15,
-  dieSizeMin: 24,
+  dieSizeMin: 16,
   dieSizeMax: 200,
   maxAspect: 1.5,
   minFill: 0.65,
@@ -116,7 +116,7 @@ function median(values: number[]): number {
 }
 
 /** Median colour of a Lab image over a sampling grid (or only where `mask` is set). */
-function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
+export function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
   const data = lab.getData();
   const L: number[] = [];
   const a: number[] = [];
@@ -135,7 +135,7 @@ function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
 }
 
 /** Map of how far each pixel's colour is from `ref` (8-bit, saturating). */
-function distanceMap(lab: cv.Mat, ref: Lab, lightnessWeight: number): cv.Mat {
+export function distanceMap(lab: cv.Mat, ref: Lab, lightnessWeight: number): cv.Mat {
   // (setTo: filling through the constructor's array argument is ~100x slower)
   const refMat = new cv.Mat(lab.rows, lab.cols, cv.CV_8UC3).setTo(new cv.Vec3((ref.L * 255) / 100, ref.a + 128, ref.b + 128));
   const [dL, da, db] = lab.absdiff(refMat).splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
@@ -254,7 +254,7 @@ export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
 }
 
 /** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
-function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; problems: string[] } {
+export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; problems: string[] } {
   const mask = foregroundMask(lab, cfg);
   const blobs: Blob[] = [];
   const problems: string[] = [];
@@ -280,7 +280,7 @@ function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; problems
 }
 
 /** Step 2: the die's top face warped upright onto a square patch (Lab). */
-function uprightFace(lab: cv.Mat, blob: Blob, side: number): cv.Mat {
+export function uprightFace(lab: cv.Mat, blob: Blob, side: number): cv.Mat {
   const src = blob.box.map((p) => new cv.Point2(p.x, p.y));
   const dst = [new cv.Point2(0, 0), new cv.Point2(side, 0), new cv.Point2(side, side), new cv.Point2(0, side)];
   return lab.warpPerspective(cv.getPerspectiveTransform(src, dst), new cv.Size(side, side), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
@@ -343,7 +343,7 @@ interface PipCount {
 }
 
 /** Pips found where the face's distance from its body colour exceeds `threshold`, shed down to a face layout. */
-function countPips(dist: cv.Mat, threshold: number, inset: number, cfg: VisionConfig): PipCount {
+export function countPips(dist: cv.Mat, threshold: number, inset: number, cfg: VisionConfig): PipCount {
   const side = cfg.facePatch;
   const last = dist.cols - 1;
   const faceArea = side * side;
@@ -456,7 +456,7 @@ function pipEvidence(distData: Buffer, cols: number, inset: number, pips: readon
  * pips only show at lower ones); the largest clean face layout wins, and its
  * empty grid points must be plain body.
  */
-function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number } {
+export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number } {
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
   const innerSide = side - 2 * inset;
