@@ -279,6 +279,14 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; p
   return { blobs, problems };
 }
 
+/** A point of the upright face patch back in frame pixels (the patch spans the blob's box, corner 0 at its origin). */
+function patchToFrame(blob: Blob, p: Point, side: number): Point {
+  const [c0, c1, , c3] = blob.box as [Point, Point, Point, Point];
+  const u = p.x / side;
+  const v = p.y / side;
+  return { x: c0.x + u * (c1.x - c0.x) + v * (c3.x - c0.x), y: c0.y + u * (c1.y - c0.y) + v * (c3.y - c0.y) };
+}
+
 /** Step 2: the die's top face warped upright onto a square patch (Lab). */
 export function uprightFace(lab: cv.Mat, blob: Blob, side: number): cv.Mat {
   const src = blob.box.map((p) => new cv.Point2(p.x, p.y));
@@ -456,7 +464,7 @@ function pipEvidence(distData: Buffer, cols: number, inset: number, pips: readon
  * pips only show at lower ones); the largest clean face layout wins, and its
  * empty grid points must be plain body.
  */
-export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number } {
+export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number; centre: Point | null } {
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
   const innerSide = side - 2 * inset;
@@ -476,11 +484,14 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
       bestScore = score;
     }
   }
-  if (best === null) return { body, pips: 0, confidence: 0 };
+  if (best === null) return { body, pips: 0, confidence: 0, centre: null };
   let confidence = cfg.shedPenalty ** best.shed * (best.stray > 0 ? cfg.strayPenalty : 1);
   const evidence = pipEvidence(dist.getData(), innerSide, inset, best.pips, cfg);
   if (evidence.absent > evidence.present * cfg.emptyGridRatio) confidence *= cfg.emptyGridPenalty;
-  return { body, pips: best.pips.length, confidence };
+  // A face layout is centred on the face: the pips' centroid is the top face's centre (the blob may include side faces).
+  const n = best.pips.length;
+  const centre = { x: best.pips.reduce((sum, p) => sum + p.x, 0) / n, y: best.pips.reduce((sum, p) => sum + p.y, 0) / n };
+  return { body, pips: n, confidence, centre };
 }
 
 /** Left to right in columns of a die's width, then top to bottom: a stable order for the game. */
@@ -499,10 +510,11 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const face = readFace(uprightFace(lab, blob, cfg.facePatch), cfg);
     const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
     const confidence = face.confidence;
+    const readable = confidence >= cfg.minConfidence;
     return {
-      value: confidence >= cfg.minConfidence ? face.pips : null,
+      value: readable ? face.pips : null,
       colour: colour.name,
-      center: { x: blob.rect.center.x, y: blob.rect.center.y },
+      center: readable && face.centre ? patchToFrame(blob, face.centre, cfg.facePatch) : { x: blob.rect.center.x, y: blob.rect.center.y },
       box: blob.box,
       size: blob.size,
       confidence,
