@@ -10,6 +10,8 @@ import { VisionError, type DiceReader, type DiceReading, type DieReading, type P
 export interface VisionConfig {
   /** Weighted Lab distance from the tray floor above which a pixel is part of a die. Raise it when felt texture or shadows show up as dice; lower it when dark dice on a dark tray are missed. */
   readonly foregroundThreshold: number;
+  /** Lightness gradient (8-bit Lab L per pixel, Sobel) above which a pixel is part of an outline; what outlines enclose is foreground too. Lower it when white dice on a white floor are missed; raise it when floor texture shows up as dice. 0 turns it off. */
+  readonly edgeThreshold: number;
   /** How much lightness counts against hue (0-1), and darker-than-floor lightness in the foreground test. Lower it when shadows are taken for dice. */
   readonly lightnessWeight: number;
   /** How much brighter-than-floor lightness counts in the foreground test (0-1). Raise it when white dice on a light floor are missed; lower it when glare on the floor shows up as dice. */
@@ -72,6 +74,7 @@ export interface VisionConfig {
 
 export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   foregroundThreshold: 22,
+  edgeThreshold: 40,
   lightnessWeight: 0.45,
   brighterWeight: 2.5,
   floorScale: 8,
@@ -247,10 +250,35 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): Blob[] {
 
 /** Step 1d: pixels that are not tray floor (8-bit mask). Exported for debugging overlays. */
 export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
-  return floorDistance(lab, estimateFloor(lab, cfg), cfg)
-    .threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY)
-    .morphologyEx(KERNEL_3, cv.MORPH_OPEN)
+  const colour = floorDistance(lab, estimateFloor(lab, cfg), cfg).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
+  const mask = cfg.edgeThreshold > 0 ? colour.bitwiseOr(outlinedMask(lab, colour, cfg)) : colour;
+  return mask.morphologyEx(KERNEL_3, cv.MORPH_OPEN).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+}
+
+/**
+ * Step 1e: what sharp lightness edges enclose. A white die on a light floor
+ * barely differs from it in colour, but its outline and pips are sharp edges;
+ * closed up and filled, they give the die's shape.
+ */
+function outlinedMask(lab: cv.Mat, colour: cv.Mat, cfg: VisionConfig): cv.Mat {
+  const L = lab.splitChannels()[0] as cv.Mat;
+  const edges = L.sobel(cv.CV_16S, 1, 0, 3)
+    .convertScaleAbs(0.5, 0)
+    .addWeighted(1, L.sobel(cv.CV_16S, 0, 1, 3).convertScaleAbs(0.5, 0), 1, 0)
+    .threshold(cfg.edgeThreshold, 255, cv.THRESH_BINARY)
     .morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+  const filled = new cv.Mat(lab.rows, lab.cols, cv.CV_8U, 0);
+  // Only die-sized outlines: the tray's rim or a cable encloses far more than a die. A die is convex: fill its hull (outlines have gaps on the lit side).
+  const hulls: cv.Point2[][] = [];
+  for (const c of edges.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
+    const r = c.boundingRect();
+    if (Math.max(r.width, r.height) > cfg.dieSizeMax || Math.min(r.width, r.height) < cfg.dieSizeMin * 0.7) continue;
+    // Where the colour test already found something, its shape is better than the outline's (which takes in shadows).
+    if (colour.getRegion(r).countNonZero() > r.width * r.height * 0.2) continue;
+    hulls.push(c.convexHull().getPoints());
+  }
+  if (hulls.length > 0) filled.drawContours(hulls, -1, new cv.Vec3(255, 255, 255), -1);
+  return filled;
 }
 
 /** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
