@@ -35,6 +35,9 @@ export interface VisionConfig {
   readonly faceInset: number;
   /** Lab distances from the face colour above which a pixel belongs to a pip, each tried in turn. Add lower ones for low-contrast pips, higher ones when pips run together. */
   readonly pipThresholds: readonly number[];
+  /** Shares of the face's strongest contrast also tried as pip thresholds when below the fixed ones, and the lowest threshold allowed. Lower the floor for faint pips; raise it when marbled bodies give false pips. */
+  readonly pipRelativeThresholds: readonly number[];
+  readonly pipThresholdFloor: number;
   /** Pip area as a share of the face area, smallest and largest accepted. */
   readonly pipAreaMin: number;
   readonly pipAreaMax: number;
@@ -87,6 +90,8 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   facePatch: 80,
   faceInset: 0.08,
   pipThresholds: [38, 50, 65, 85, 110],
+  pipRelativeThresholds: [0.4, 0.55, 0.7],
+  pipThresholdFloor: 16,
   pipAreaMin: 0.006,
   pipAreaMax: 0.06,
   pipMaxElongation: 1.8,
@@ -108,33 +113,43 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   palette: DEFAULT_PALETTE,
 });
 
-/** OpenCV's 8-bit Lab stores L scaled to 0-255 and a, b offset by 128. */
-function labAt(data: Buffer, i: number): Lab {
-  return { L: ((data[i] ?? 0) * 100) / 255, a: (data[i + 1] ?? 128) - 128, b: (data[i + 2] ?? 128) - 128 };
+/** Median of the 8-bit values counted in a 256-bin histogram. */
+function histogramMedian(hist: Uint32Array, count: number): number {
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += hist[v] as number;
+    if (seen * 2 > count) return v;
+  }
+  return 255;
 }
 
-function median(values: number[]): number {
-  values.sort((p, q) => p - q);
-  return values[Math.floor(values.length / 2)] ?? 0;
-}
+// Histograms reused by medianLab (one per channel): no allocation per die.
+const HISTOGRAMS = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)] as const;
 
-/** Median colour of a Lab image over a sampling grid (or only where `mask` is set). */
+/** Median colour of an 8-bit Lab image (L scaled to 0-255, a and b offset by 128) over a sampling grid (or only where `mask` is set). */
 export function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
   const data = lab.getData();
-  const L: number[] = [];
-  const a: number[] = [];
-  const b: number[] = [];
+  const [hL, ha, hb] = HISTOGRAMS;
+  hL.fill(0);
+  ha.fill(0);
+  hb.fill(0);
+  let count = 0;
   for (let y = 0; y < lab.rows; y += step) {
     for (let x = 0; x < lab.cols; x += step) {
       const p = y * lab.cols + x;
       if (mask && !mask[p]) continue;
-      const c = labAt(data, p * 3);
-      L.push(c.L);
-      a.push(c.a);
-      b.push(c.b);
+      const i = p * 3;
+      const L = data[i] as number;
+      const a = data[i + 1] as number;
+      const b = data[i + 2] as number;
+      hL[L] = (hL[L] as number) + 1;
+      ha[a] = (ha[a] as number) + 1;
+      hb[b] = (hb[b] as number) + 1;
+      count++;
     }
   }
-  return { L: median(L), a: median(a), b: median(b) };
+  if (count === 0) return { L: 0, a: 0, b: 0 };
+  return { L: (histogramMedian(hL, count) * 100) / 255, a: histogramMedian(ha, count) - 128, b: histogramMedian(hb, count) - 128 };
 }
 
 /** Map of how far each pixel's colour is from `ref` (8-bit, saturating). */
@@ -217,7 +232,8 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): Blob[] {
   if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return [];
   const pad = 2;
   const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x + pad, p.y - r.y + pad));
-  const filled = new cv.Mat(r.height + 2 * pad, r.width + 2 * pad, cv.CV_8U, 0);
+  // (setTo: filling through the constructor is ~100x slower)
+  const filled = new cv.Mat(r.height + 2 * pad, r.width + 2 * pad, cv.CV_8U).setTo(0);
   filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
   const dist = filled.distanceTransform(cv.DIST_L2, 3);
   const deepest = dist.minMaxLoc().maxVal;
@@ -251,34 +267,32 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): Blob[] {
 /** Step 1d: pixels that are not tray floor (8-bit mask). Exported for debugging overlays. */
 export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
   const colour = floorDistance(lab, estimateFloor(lab, cfg), cfg).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
-  const mask = cfg.edgeThreshold > 0 ? colour.bitwiseOr(outlinedMask(lab, colour, cfg)) : colour;
-  return mask.morphologyEx(KERNEL_3, cv.MORPH_OPEN).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+  if (cfg.edgeThreshold > 0) addOutlined(lab, colour, cfg);
+  return colour.morphologyEx(KERNEL_3, cv.MORPH_OPEN).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
 }
 
 /**
- * Step 1e: what sharp lightness edges enclose. A white die on a light floor
- * barely differs from it in colour, but its outline and pips are sharp edges;
- * closed up and filled, they give the die's shape.
+ * Step 1e: adds to `mask` (in place) what sharp lightness edges enclose. A
+ * white die on a light floor barely differs from it in colour, but its outline
+ * and pips are sharp edges; closed up and filled, they give the die's shape.
  */
-function outlinedMask(lab: cv.Mat, colour: cv.Mat, cfg: VisionConfig): cv.Mat {
+function addOutlined(lab: cv.Mat, mask: cv.Mat, cfg: VisionConfig): void {
   const L = lab.splitChannels()[0] as cv.Mat;
   const edges = L.sobel(cv.CV_16S, 1, 0, 3)
     .convertScaleAbs(0.5, 0)
     .addWeighted(1, L.sobel(cv.CV_16S, 0, 1, 3).convertScaleAbs(0.5, 0), 1, 0)
     .threshold(cfg.edgeThreshold, 255, cv.THRESH_BINARY)
     .morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
-  const filled = new cv.Mat(lab.rows, lab.cols, cv.CV_8U, 0);
   // Only die-sized outlines: the tray's rim or a cable encloses far more than a die. A die is convex: fill its hull (outlines have gaps on the lit side).
   const hulls: cv.Point2[][] = [];
   for (const c of edges.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
     const r = c.boundingRect();
     if (Math.max(r.width, r.height) > cfg.dieSizeMax || Math.min(r.width, r.height) < cfg.dieSizeMin * 0.7) continue;
     // Where the colour test already found something, its shape is better than the outline's (which takes in shadows).
-    if (colour.getRegion(r).countNonZero() > r.width * r.height * 0.2) continue;
+    if (mask.getRegion(r).countNonZero() > r.width * r.height * 0.2) continue;
     hulls.push(c.convexHull().getPoints());
   }
-  if (hulls.length > 0) filled.drawContours(hulls, -1, new cv.Vec3(255, 255, 255), -1);
-  return filled;
+  if (hulls.length > 0) mask.drawContours(hulls, -1, new cv.Vec3(255, 255, 255), -1);
 }
 
 /** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
@@ -313,6 +327,11 @@ function patchToFrame(blob: Blob, p: Point, side: number): Point {
   const u = p.x / side;
   const v = p.y / side;
   return { x: c0.x + u * (c1.x - c0.x) + v * (c3.x - c0.x), y: c0.y + u * (c1.y - c0.y) + v * (c3.y - c0.y) };
+}
+
+/** How unlike `body` each point of an upright face patch is (8-bit): pips stand out whatever the die's colours. */
+export function faceContrast(face: cv.Mat, body: Lab): cv.Mat {
+  return distanceMap(face, body, 1);
 }
 
 /** Step 2: the die's top face warped upright onto a square patch (Lab). */
@@ -487,11 +506,30 @@ function pipEvidence(distData: Buffer, cols: number, inset: number, pips: readon
 }
 
 /**
+ * The contrast thresholds to count pips at: the fixed ladder, and shares of
+ * the face's strongest contrast below it (faint pips: red on dark red, on a
+ * marbled body), never under the floor.
+ */
+function pipThresholds(dist: cv.Mat, cfg: VisionConfig): number[] {
+  const peak = dist.blur(new cv.Size(3, 3)).minMaxLoc().maxVal;
+  const lowest = cfg.pipThresholds[0] ?? 0;
+  const relative = cfg.pipRelativeThresholds.map((share) => Math.round(peak * share)).filter((t) => t >= cfg.pipThresholdFloor && t < lowest);
+  return [...new Set([...relative, ...cfg.pipThresholds])].sort((p, q) => p - q);
+}
+
+/**
  * Step 3: face colour and pip count on the upright patch. The pips are counted
  * at a ladder of contrast thresholds (merged pips part at higher ones, faint
  * pips only show at lower ones); the largest clean face layout wins, and its
  * empty grid points must be plain body.
  */
+/** The body colour of an upright face patch: the median inside its inset (pips cover at most ~15% of a face). */
+export function medianFaceBody(face: cv.Mat, cfg: VisionConfig): Lab {
+  const side = cfg.facePatch;
+  const inset = Math.round(side * cfg.faceInset);
+  return medianLab(face.getRegion(new cv.Rect(inset, inset, side - 2 * inset, side - 2 * inset)).copy(), 2);
+}
+
 export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number; centre: Point | null } {
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
@@ -502,7 +540,7 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
   const dist = distanceMap(inner, body, 1);
   let best: PipCount | null = null;
   let bestScore = -Infinity;
-  for (const threshold of cfg.pipThresholds) {
+  for (const threshold of pipThresholds(dist, cfg)) {
     const count = countPips(dist, threshold, inset, cfg);
     if (count.pips.length === 0) continue;
     // Clean readings first (nothing shed, nothing stray), then more pips: a higher threshold only loses pips.
@@ -511,6 +549,8 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
       best = count;
       bestScore = score;
     }
+    // The thresholds rise: once a reading is clean, the higher ones can only lose pips.
+    if (count.shed === 0 && count.stray === 0) break;
   }
   if (best === null) return { body, pips: 0, confidence: 0, centre: null };
   let confidence = cfg.shedPenalty ** best.shed * (best.stray > 0 ? cfg.strayPenalty : 1);
