@@ -74,13 +74,18 @@ let falsePositives = 0;
 let exactImages = 0;
 let images = 0;
 const ms: number[] = [];
+// CPU time of this process per image as well: on a shared, busy machine wall time mostly measures waiting.
+const cpuMs: number[] = [];
 
 const chosen = labels.images.filter((_, i) => half === undefined || i % 2 === Number(half));
 for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   const bytes = readFileSync(join(dir, image.file));
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   const reading = readDiceInImage(decodeFrame(bytes), config);
   ms.push(performance.now() - started);
+  const cpu = process.cpuUsage(cpuStarted);
+  cpuMs.push((cpu.user + cpu.system) / 1000);
   images++;
   const free = new Set<number>(reading.dice.map((_, i) => i));
   let imageExact = true;
@@ -125,7 +130,7 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
 }
 
 const pct = (a: number, b: number) => (b === 0 ? 0 : Math.round((1000 * a) / b) / 10);
-const quantile = (q: number) => [...ms].sort((a, b) => a - b)[Math.min(ms.length - 1, Math.floor(q * ms.length))] ?? 0;
+const quantile = (q: number, xs: number[] = ms) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 const wrong = predictedWithValue - correct - falsePositives;
 const figures = {
   dataset: dir,
@@ -142,12 +147,14 @@ const figures = {
   missed: confusion.reduce((s, r) => s + (r[7] ?? 0), 0),
   msMedian: Math.round(quantile(0.5) * 10) / 10,
   msP95: Math.round(quantile(0.95) * 10) / 10,
+  cpuMsMedian: Math.round(quantile(0.5, cpuMs) * 10) / 10,
+  cpuMsP95: Math.round(quantile(0.95, cpuMs) * 10) / 10,
 };
 
 console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${images} images, ${labelled} labelled dice`);
 console.log(`recall ${figures.recall}%   precision ${figures.precision}%   images exact ${figures.imagesExact}%   unreadable ${figures.unreadable}%`);
 console.log(`wrong values ${wrong}   false positives ${falsePositives}   missed ${figures.missed}`);
-console.log(`ms per image (one thread): median ${figures.msMedian}, p95 ${figures.msP95}`);
+console.log(`ms per image (one thread): median ${figures.msMedian}, p95 ${figures.msP95}   (CPU time: median ${figures.cpuMsMedian}, p95 ${figures.cpuMsP95})`);
 console.log('\nconfusion (rows: true value; columns: read as)');
 console.log(['true', '1', '2', '3', '4', '5', '6', '?', 'missed'].map((h) => h.padStart(7)).join(''));
 for (let v = 1; v <= 6; v++) {
