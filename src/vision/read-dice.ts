@@ -68,6 +68,8 @@ export interface VisionConfig {
   readonly gridProbe: number;
   /** An empty pip-grid point whose contrast exceeds this share of the faintest read pip's makes the value doubtful. Lower it for fewer wrong values. */
   readonly emptyGridRatio: number;
+  /** The same for a lone pip read as a 1 (stricter: a face with faint pips around one strong pip must not pass as a 1). */
+  readonly oneEmptyGridRatio: number;
   /** Confidence factor for a doubtful empty grid point. */
   readonly emptyGridPenalty: number;
   /** Below this confidence a die's value is reported as unreadable (null). */
@@ -96,7 +98,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   pipAreaMax: 0.06,
   pipMaxElongation: 1.8,
   pipMinSolidity: 0.9,
-  oneCentreTolerance: 0.12,
+  oneCentreTolerance: 0.2,
   pipSizeSpread: 0.4,
   layoutTolerance: 0.35,
   pitchMin: 0.1,
@@ -108,6 +110,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   onePitch: 0.27,
   gridProbe: 0.6,
   emptyGridRatio: 0.5,
+  oneEmptyGridRatio: 0.35,
   emptyGridPenalty: 0.5,
   minConfidence: 0.6,
   palette: DEFAULT_PALETTE,
@@ -224,12 +227,13 @@ function isOneDie(contour: cv.Contour, rect: cv.RotatedRect, cfg: VisionConfig):
 /**
  * Step 1c: dice touching each other (or a die touching the tray wall) form one
  * blob. Its distance transform, cut at rising depths, falls apart into one core
- * per die; each core grown back by the cut depth is a die. Empty when no cut
- * gives only die-shaped parts.
+ * per die; each core grown back by the cut depth is a die. `whole` is false
+ * when no cut gives only die-shaped parts: `parts` are then the die-shaped
+ * cores of the best cut (dice against a wall, a shadow or a cocked die).
  */
-function splitTouching(contour: cv.Contour, cfg: VisionConfig): Blob[] {
+function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[]; whole: boolean } {
   const r = contour.boundingRect();
-  if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return [];
+  if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return { parts: [], whole: false };
   const pad = 2;
   const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x + pad, p.y - r.y + pad));
   // (setTo: filling through the constructor is ~100x slower)
@@ -237,13 +241,16 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): Blob[] {
   filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
   const dist = filled.distanceTransform(cv.DIST_L2, 3);
   const deepest = dist.minMaxLoc().maxVal;
-  if (deepest * 2 < cfg.dieSizeMin * 0.8) return [];
+  if (deepest * 2 < cfg.dieSizeMin * 0.8) return { parts: [], whole: false };
+  // The best partial cut: the most die-shaped cores when no cut parts the blob into dice alone (dice against a wall or a shadow).
+  let partial: Blob[] = [];
   for (const share of cfg.splitDepths) {
     const depth = deepest * share;
     const cores = dist.threshold(depth, 255, cv.THRESH_BINARY).convertTo(cv.CV_8U).findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
     const parts: Blob[] = [];
-    let ok = cores.length >= 1;
+    let whole = true;
     for (const core of cores) {
+      if (core.area < 4) continue;
       const c = core.minAreaRect();
       const rect = new cv.RotatedRect(
         new cv.Point2(c.center.x + r.x - pad, c.center.y + r.y - pad),
@@ -252,16 +259,13 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): Blob[] {
       );
       const long = Math.max(rect.size.width, rect.size.height);
       const short = Math.min(rect.size.width, rect.size.height);
-      if (core.area < 4) continue;
-      if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) {
-        ok = false;
-        break;
-      }
-      parts.push(toBlob(rect));
+      if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) whole = false;
+      else parts.push(toBlob(rect));
     }
-    if (ok && parts.length > 0) return parts;
+    if (whole && parts.length > 0) return { parts, whole: true };
+    if (parts.length > partial.length) partial = parts;
   }
-  return [];
+  return { parts: partial, whole: false };
 }
 
 /** Step 1d: pixels that are not tray floor (8-bit mask). Exported for debugging overlays. */
@@ -308,15 +312,14 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; p
       blobs.push(toBlob(rect));
       continue;
     }
-    const parts = splitTouching(contour, cfg);
-    if (parts.length > 0) {
-      blobs.push(...parts);
-      continue;
-    }
+    const { parts, whole } = splitTouching(contour, cfg);
+    blobs.push(...parts);
+    if (whole) continue;
     const long = Math.max(rect.size.width, rect.size.height);
     const short = Math.min(rect.size.width, rect.size.height);
     if (long < cfg.dieSizeMin) continue;
-    problems.push(`an object at (${Math.round(rect.center.x)}, ${Math.round(rect.center.y)}) is not a single die lying flat (${Math.round(long)}x${Math.round(short)} px)`);
+    const what = parts.length > 0 ? `an object touching ${parts.length === 1 ? 'a die' : `${parts.length} dice`}` : 'an object';
+    problems.push(`${what} at (${Math.round(rect.center.x)}, ${Math.round(rect.center.y)}) is not a single die lying flat (${Math.round(long)}x${Math.round(short)} px)`);
   }
   return { blobs, problems };
 }
@@ -555,7 +558,9 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
   if (best === null) return { body, pips: 0, confidence: 0, centre: null };
   let confidence = cfg.shedPenalty ** best.shed * (best.stray > 0 ? cfg.strayPenalty : 1);
   const evidence = pipEvidence(dist.getData(), innerSide, inset, best.pips, cfg);
-  if (evidence.absent > evidence.present * cfg.emptyGridRatio) confidence *= cfg.emptyGridPenalty;
+  // A lone pip is the likeliest misreading (the one strong pip of a face whose others are faint): its surroundings must be plainer.
+  const ratio = best.pips.length === 1 ? cfg.oneEmptyGridRatio : cfg.emptyGridRatio;
+  if (evidence.absent > evidence.present * ratio) confidence *= cfg.emptyGridPenalty;
   // A face layout is centred on the face: the pips' centroid is the top face's centre (the blob may include side faces).
   const n = best.pips.length;
   const centre = { x: best.pips.reduce((sum, p) => sum + p.x, 0) / n, y: best.pips.reduce((sum, p) => sum + p.y, 0) / n };
