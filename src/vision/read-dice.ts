@@ -33,6 +33,8 @@ export interface VisionConfig {
   readonly facePatch: number;
   /** Share of the face, at each edge, ignored when counting pips (bevel, rounded corners). */
   readonly faceInset: number;
+  /** How much lightness counts against hue in the pip contrast map (the thresholds are in its units). Pips differ from the body mostly in lightness, marbled bodies mostly in hue: 2 reads more marbled dice of nell-byler but makes some plain 1s and 2s doubtful. */
+  readonly pipLightnessWeight: number;
   /** Lab distances from the face colour above which a pixel belongs to a pip, each tried in turn. Add lower ones for low-contrast pips, higher ones when pips run together. */
   readonly pipThresholds: readonly number[];
   /** Shares of the face's strongest contrast also tried as pip thresholds when below the fixed ones, and the lowest threshold allowed. Lower the floor for faint pips; raise it when marbled bodies give false pips. */
@@ -88,9 +90,10 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   dieSizeMax: 200,
   maxAspect: 1.5,
   minFill: 0.65,
-  splitDepths: [0.5, 0.65, 0.8],
+  splitDepths: [0.35, 0.5, 0.65, 0.8],
   facePatch: 80,
   faceInset: 0.08,
+  pipLightnessWeight: 1,
   pipThresholds: [38, 50, 65, 85, 110],
   pipRelativeThresholds: [0.4, 0.55, 0.7],
   pipThresholdFloor: 16,
@@ -130,7 +133,7 @@ function histogramMedian(hist: Uint32Array, count: number): number {
 const HISTOGRAMS = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)] as const;
 
 /** Median colour of an 8-bit Lab image (L scaled to 0-255, a and b offset by 128) over a sampling grid (or only where `mask` is set). */
-export function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
+function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
   const data = lab.getData();
   const [hL, ha, hb] = HISTOGRAMS;
   hL.fill(0);
@@ -156,7 +159,7 @@ export function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
 }
 
 /** Map of how far each pixel's colour is from `ref` (8-bit, saturating). */
-export function distanceMap(lab: cv.Mat, ref: Lab, lightnessWeight: number): cv.Mat {
+function distanceMap(lab: cv.Mat, ref: Lab, lightnessWeight: number): cv.Mat {
   // (setTo: filling through the constructor's array argument is ~100x slower)
   const refMat = new cv.Mat(lab.rows, lab.cols, cv.CV_8UC3).setTo(new cv.Vec3((ref.L * 255) / 100, ref.a + 128, ref.b + 128));
   const [dL, da, db] = lab.absdiff(refMat).splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
@@ -332,12 +335,8 @@ function patchToFrame(blob: Blob, p: Point, side: number): Point {
   return { x: c0.x + u * (c1.x - c0.x) + v * (c3.x - c0.x), y: c0.y + u * (c1.y - c0.y) + v * (c3.y - c0.y) };
 }
 
-/** How unlike `body` each point of an upright face patch is (8-bit): pips stand out whatever the die's colours. */
-export function faceContrast(face: cv.Mat, body: Lab): cv.Mat {
-  return distanceMap(face, body, 1);
-}
-
 /** Step 2: the die's top face warped upright onto a square patch (Lab). */
+/** Exported for debugging tools, like the stages below. */
 export function uprightFace(lab: cv.Mat, blob: Blob, side: number): cv.Mat {
   const src = blob.box.map((p) => new cv.Point2(p.x, p.y));
   const dst = [new cv.Point2(0, 0), new cv.Point2(side, 0), new cv.Point2(side, side), new cv.Point2(0, side)];
@@ -401,7 +400,7 @@ interface PipCount {
 }
 
 /** Pips found where the face's distance from its body colour exceeds `threshold`, shed down to a face layout. */
-export function countPips(dist: cv.Mat, threshold: number, inset: number, cfg: VisionConfig): PipCount {
+function countPips(dist: cv.Mat, threshold: number, inset: number, cfg: VisionConfig): PipCount {
   const side = cfg.facePatch;
   const last = dist.cols - 1;
   const faceArea = side * side;
@@ -526,13 +525,6 @@ function pipThresholds(dist: cv.Mat, cfg: VisionConfig): number[] {
  * pips only show at lower ones); the largest clean face layout wins, and its
  * empty grid points must be plain body.
  */
-/** The body colour of an upright face patch: the median inside its inset (pips cover at most ~15% of a face). */
-export function medianFaceBody(face: cv.Mat, cfg: VisionConfig): Lab {
-  const side = cfg.facePatch;
-  const inset = Math.round(side * cfg.faceInset);
-  return medianLab(face.getRegion(new cv.Rect(inset, inset, side - 2 * inset, side - 2 * inset)).copy(), 2);
-}
-
 export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number; centre: Point | null } {
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
@@ -540,7 +532,7 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
   const inner = face.getRegion(new cv.Rect(inset, inset, innerSide, innerSide)).copy();
   // Pips cover at most ~15% of a face, so the median is the body colour.
   const body = medianLab(inner, 2);
-  const dist = distanceMap(inner, body, 1);
+  const dist = distanceMap(inner, body, cfg.pipLightnessWeight);
   let best: PipCount | null = null;
   let bestScore = -Infinity;
   for (const threshold of pipThresholds(dist, cfg)) {
