@@ -30,7 +30,8 @@ function playOne(def: AnyGameDef, players: string[], rng: SeededRandom): number 
 const figures: Record<string, number> = {};
 console.log('game'.padEnd(18), 'games/s'.padStart(10), 'steps/game'.padStart(11));
 for (const def of games) {
-  const players = Array.from({ length: Math.max(def.minPlayers, Math.min(2, def.maxPlayers)) }, (_, i) => `P${i + 1}`);
+  const range = def.playerRange ? def.playerRange(def.defaultOptions) : { min: def.minPlayers, max: def.maxPlayers };
+  const players = Array.from({ length: Math.max(range.min, Math.min(2, range.max)) }, (_, i) => `P${i + 1}`);
   const rng = new SeededRandom(1);
   let played = 0;
   let steps = 0;

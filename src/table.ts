@@ -12,6 +12,7 @@ import type { DiceReader, DiceReading } from './vision/index.js';
 import type { GameStore } from './storage/index.js';
 import { StoreError } from './storage/index.js';
 import { GAMES, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
+import { matchReading, orderByRequest, type ColouredDie } from './dice-match.js';
 
 /** A refusal the caller can show: bad request, rule refusal, busy tower, hardware fault. */
 export class TableError extends Error {
@@ -30,6 +31,8 @@ export interface RollRecord {
   readonly seq: number;
   readonly request: DiceRequest;
   readonly values: readonly number[];
+  /** The dice with their colour and size, in request order, when the game asked for coloured dice. */
+  readonly dice?: readonly ColouredDie[];
   /** `tower` when read by the camera, `manual` when typed in by the operator. */
   readonly source: 'tower' | 'manual';
   /** The vision reading that gave the values (tower rolls only). */
@@ -152,7 +155,10 @@ export class Table {
       const rolls: RollRecord[] = [];
       let updatedAt = stored.created.at;
       for (const step of stored.steps) {
-        const action = step.type === 'game/roll' ? { type: 'roll', values: step.payload.roll.values } : step.payload.action;
+        const action =
+          step.type === 'game/roll'
+            ? { type: 'roll', values: step.payload.roll.values, ...(step.payload.roll.dice ? { dice: step.payload.roll.dice } : {}) }
+            : step.payload.action;
         const next = def.apply(state, action);
         if (isInvalid(next)) {
           this.restoreProblems.push(`game ${stored.id}: event ${step.seq} is refused by the rules (${next.message}); replay stopped there`);
@@ -384,6 +390,16 @@ export class Table {
     return game;
   }
 
+  /**
+   * A seat's own decision from its private page (a secret card it holds):
+   * only on its own turn; the game refuses what its rules do not allow.
+   */
+  actForSeat(id: string, seat: number, token: string, action: { type: string }): TableGame {
+    const game = this.checkSeat(id, seat, token);
+    if (this.actingSeat(game) !== seat) throw new TableError('table/not_your_turn', `It is not ${game.players[seat] ?? `seat ${seat}`}'s turn.`, 409);
+    return this.act(id, action);
+  }
+
   /** Applies a decision (hold, release, score...). Rolls go through `roll`. */
   act(id: string, action: { type: string }): TableGame {
     if (action.type === 'roll') throw new TableError('table/roll_via_roll', 'Dice values come in through the roll endpoint.', 400);
@@ -397,13 +413,22 @@ export class Table {
    * dice in (recorded as manual); without, the tower throws them and the
    * camera reads them, re-rolling when the reading is not valid.
    */
-  async roll(id: string, values?: readonly number[]): Promise<TableGame> {
+  async roll(id: string, values?: readonly number[], dice?: readonly ColouredDie[]): Promise<TableGame> {
     const game = this.get(id);
     const request = this.definition(game).diceRequest(game.state) as DiceRequest | null;
     if (!request) throw new TableError('game/no_roll_expected', 'This game is not waiting for a roll now (score, hold or release instead).', 409);
     // One physical tower: no second tower roll, and no typed-in roll for the game it is rolling for.
     if (this.rollingFor !== null && (!values || this.rollingFor === id)) {
       throw new TableError('tower/busy', 'The tower is already rolling; wait for that roll to finish.', 409);
+    }
+    if (dice) {
+      // Typed in with their colours (the operator confirms a throw the camera was unsure of).
+      if (!request.dice) throw new TableError('table/no_dice_colours', 'This roll does not ask for coloured dice; send values only.', 400);
+      const typed = orderByRequest(request.dice, dice);
+      if (!typed.ok) throw new TableError('game/wrong_dice', `These dice cannot be applied: ${typed.problems.join('; ')}.`, 400);
+      const vals = typed.dice.map((d) => d.value);
+      const action = { type: 'roll', values: vals, dice: typed.dice } as { type: string };
+      return this.apply(game, action, { request, values: vals, dice: typed.dice, source: 'manual', reading: null, attempts: 0, frame: null });
     }
     if (values) {
       if (values.length !== request.count) {
@@ -417,21 +442,24 @@ export class Table {
     try {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         this.setTower('rolling', attempt === 1 ? `Rolling ${request.count} dice` : `${lastProblems[0]} — rolling again`, id);
-        await this.deps.tower.roll(request.count);
+        await this.deps.tower.roll(request.count, request.dice);
         const frame = await this.deps.camera.capture();
         const reading = await this.deps.reader.read(frame, request.count);
-        if (reading.valid) {
-          const vals = reading.dice.map((d) => d.value as number);
+        // Coloured dice are applied only when every colour and size is sure and they are the dice asked for.
+        const coloured = reading.valid && request.dice ? matchReading(request.dice, reading.dice) : null;
+        if (coloured && !coloured.ok) lastProblems = coloured.problems;
+        else if (reading.valid) {
+          const read = coloured?.dice;
+          const vals = read ? read.map((d) => d.value) : reading.dice.map((d) => d.value as number);
           const current = this.get(id);
           // Nothing may change the game while its dice are in the air (the lock); if it did, do not apply stale dice.
           if (current.version !== game.version) throw new TableError('table/game_changed', 'The game changed during the roll; its dice were not applied.', 409);
-          const updated = this.apply(current, { type: 'roll', values: vals } as { type: string }, {
-            request, values: vals, source: 'tower', reading, attempts: attempt, frame: frame.image,
+          const updated = this.apply(current, { type: 'roll', values: vals, ...(read ? { dice: read } : {}) } as { type: string }, {
+            request, values: vals, ...(read ? { dice: read } : {}), source: 'tower', reading, attempts: attempt, frame: frame.image,
           });
           this.setTower('ready', 'Tower ready', null);
           return updated;
-        }
-        lastProblems = reading.problems;
+        } else lastProblems = reading.problems;
       }
     } catch (err) {
       if (err instanceof TableError) {
@@ -445,7 +473,8 @@ export class Table {
     } finally {
       this.rollingFor = null;
     }
-    const message = `No valid reading after ${maxAttempts} rolls: ${lastProblems.join('; ')}`;
+    const confirm = request.dice ? ' Roll again, or type the dice in with their colours on the scoreboard.' : '';
+    const message = `No valid reading after ${maxAttempts} rolls: ${lastProblems.join('; ')}.${confirm}`;
     this.setTower('fault', message, id);
     throw new TableError('vision/no_valid_reading', message, 503);
   }

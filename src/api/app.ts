@@ -13,6 +13,7 @@ import type { WebSocket } from 'ws';
 import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { TableError, type Table, type TableEvent } from '../table.js';
+import type { ColouredDie } from '../dice-match.js';
 import QRCode from 'qrcode';
 import { catalog, gameView, seatLinks } from './views.js';
 import { ActionBody, CatalogReply, CreateGameBody, DiceBody, ErrorReply, GameIdParams, GameViewSchema, HealthReply, RollBody, ScoreBody, SeatLinksReply, SeatParams, SeatQuery } from './schemas.js';
@@ -148,10 +149,10 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       gameView(table, table.get(request.params.id)),
     );
 
-    api.post<{ Params: IdParams; Body: { values?: number[] } | null }>(
+    api.post<{ Params: IdParams; Body: { values?: number[]; dice?: ColouredDie[] } | null }>(
       '/api/games/:id/roll',
       { ...operator, schema: { params: GameIdParams, body: RollBody, response: gameReply(200) } },
-      async (request) => gameView(table, await table.roll(request.params.id, request.body?.values)),
+      async (request) => gameView(table, await table.roll(request.params.id, request.body?.values, request.body?.dice)),
     );
 
     for (const type of ['hold', 'release'] as const) {
@@ -185,6 +186,16 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       async (request) => {
         const { id, seat } = request.params;
         return gameView(table, table.checkSeat(id, seat, request.query.token), seat, request.query.token);
+      },
+    );
+
+    // A seat plays its own secret cards from its private page (its token is its authority, on its turn only).
+    api.post<{ Params: IdParams & { seat: number }; Querystring: { token: string }; Body: { type: string } }>(
+      '/api/games/:id/seats/:seat/actions',
+      { schema: { params: SeatParams, querystring: SeatQuery, body: ActionBody, response: { 200: { $ref: 'GameView#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' } } } },
+      async (request) => {
+        const { id, seat } = request.params;
+        return gameView(table, table.actForSeat(id, seat, request.query.token, request.body), seat, request.query.token);
       },
     );
 

@@ -109,6 +109,22 @@ export const RollBody = {
   additionalProperties: false,
   properties: {
     values: { type: 'array', minItems: 1, maxItems: 30, items: { type: 'integer', minimum: 1, maximum: 6 } },
+    /** Dice typed in with their colour and size, for games that ask for coloured dice (Las Vegas). */
+    dice: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 30,
+      items: {
+        type: 'object',
+        required: ['value', 'colour', 'size'],
+        additionalProperties: false,
+        properties: {
+          value: { type: 'integer', minimum: 1, maximum: 6 },
+          colour: { type: 'string', minLength: 1, maxLength: 20 },
+          size: { type: 'string', enum: ['normal', 'big'] },
+        },
+      },
+    },
   },
 } as const;
 

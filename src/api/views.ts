@@ -72,8 +72,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     request: def.diceRequest(game.state),
     result: gameResult(table, game),
     board: def.board(visible),
-    /** The decisions open now (hold, score, bid...), for buttons and bots. */
-    actions: def.legalActions(game.state),
+    /** The decisions open now (hold, score, bid...), for buttons; with secret hands only those the viewer may know of. */
+    actions: def.legalActions(def.secretHands ? visible : game.state),
     lastRoll: last && lastVisible ? rollView(game, last, seatQuery) : null,
     rollCount: game.rolls.length,
     state: visible,

@@ -23,9 +23,10 @@ import { shutTheBox } from './shut-the-box.js';
 import { fourTwoOne } from './four-two-one.js';
 import { martinetti } from './martinetti.js';
 import { slam } from './slam.js';
+import { lasVegas } from './las-vegas.js';
 
 export { yatzy, maxiYatzy, cameroon, pokerDice, bigSix, bouncer, mexico, busted, acesInThePot, tenThousand, dropDead, sevens, bluff, bluffi };
-export { shutTheBox, fourTwoOne, martinetti, slam };
+export { shutTheBox, fourTwoOne, martinetti, slam, lasVegas };
 
 /** Any game, with its own state/action/options types erased for lookup. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -52,6 +53,7 @@ export const GAMES = {
   'ten-thousand': tenThousand,
   bluff,
   bluffi,
+  'las-vegas': lasVegas,
 } as const satisfies Record<string, AnyGameDef>;
 
 export type GameId = keyof typeof GAMES;

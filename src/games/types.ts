@@ -61,6 +61,12 @@ export interface GameDef<State, Action extends { type: string }, Options> {
   readonly minPlayers: number;
   readonly maxPlayers: number;
   readonly defaultOptions: Options;
+  /**
+   * The seat counts these options can be played with, when they depend on the
+   * options (Las Vegas: solo 1, secret colours 2-4, 6-8 only with extra dice).
+   * Absent: minPlayers to maxPlayers whatever the options.
+   */
+  playerRange?(options: Partial<Options>): { readonly min: number; readonly max: number };
   /** Creates the start state. Throws GameSetupError on bad players or options. */
   setup(players: readonly string[], options?: Partial<Options>): State;
   /** The roll the state waits for, or null when it waits for a decision or is over. */
@@ -77,6 +83,12 @@ export interface GameDef<State, Action extends { type: string }, Options> {
   readonly dice: DiceNeed;
   /** True when some throws are secret: players then need their private pages. */
   readonly secretThrows?: boolean;
+  /**
+   * True when players hold secret cards (Las Vegas): the actions offered to a
+   * viewer are the legal actions of their own view, so the room never sees a
+   * hand; a seat plays its cards from its private page.
+   */
+  readonly secretHands?: boolean;
   /** Every option with its type and default; `setup` validates against these. */
   readonly optionSpecs: readonly OptionSpec[];
   /** The scoreboard's picture of the state. Never shows secret dice the viewer may not see (pass a `playerView` state). */

@@ -16,7 +16,7 @@ export interface GameActionPayload {
 }
 
 /**
- * A roll applied to a game. Replay applies `{ type: 'roll', values: roll.values }`
+ * A roll applied to a game. Replay applies `{ type: 'roll', values: roll.values }` (with `dice` when recorded)
  * and keeps `roll` as the game's roll record: one event, so a roll is on
  * record whole or not at all.
  */

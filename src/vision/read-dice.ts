@@ -2,12 +2,13 @@ import cv from '../hardware/opencv.js';
 import type { Frame } from '../hardware/types.js';
 import { DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
+import { DEFAULT_SCENE_CONFIG, judgeScene, type SceneConfig } from './validity.js';
 
 /**
  * Every tunable of the reader, with its unit and which way to turn it.
  * Calibration (a later step) fills `palette` from the user's own dice.
  */
-export interface VisionConfig {
+export interface VisionConfig extends SceneConfig {
   /** Weighted Lab distance from the tray floor above which a pixel is part of a die. Raise it when felt texture or shadows show up as dice; lower it when dark dice on a dark tray are missed. */
   readonly foregroundThreshold: number;
   /** Lightness gradient (8-bit Lab L per pixel, Sobel) above which a pixel is part of an outline; what outlines enclose is foreground too. Lower it when white dice on a white floor are missed; raise it when floor texture shows up as dice. 0 turns it off. */
@@ -80,6 +81,7 @@ export interface VisionConfig {
 }
 
 export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
+  ...DEFAULT_SCENE_CONFIG,
   foregroundThreshold: 22,
   edgeThreshold: 40,
   lightnessWeight: 0.45,
@@ -188,6 +190,8 @@ interface Blob {
   readonly rect: cv.RotatedRect;
   readonly box: Point[];
   readonly size: number;
+  /** Share of its box the blob fills (1 for parts of split blobs); a die lying on another fills less. */
+  readonly fill?: number;
 }
 
 /**
@@ -303,28 +307,26 @@ function addOutlined(lab: cv.Mat, mask: cv.Mat, cfg: VisionConfig): void {
 }
 
 /** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
-export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; problems: string[] } {
+export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
   const mask = foregroundMask(lab, cfg);
   const blobs: Blob[] = [];
-  const problems: string[] = [];
+  const objects: Point[][] = [];
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   for (const contour of mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
     if (contour.area < minArea) continue; // specks of noise, not dice
     const rect = contour.minAreaRect();
     if (isOneDie(contour, rect, cfg)) {
-      blobs.push(toBlob(rect));
+      blobs.push({ ...toBlob(rect), fill: contour.area / Math.max(1, rect.size.width * rect.size.height) });
       continue;
     }
     const { parts, whole } = splitTouching(contour, cfg);
     blobs.push(...parts);
     if (whole) continue;
-    const long = Math.max(rect.size.width, rect.size.height);
-    const short = Math.min(rect.size.width, rect.size.height);
-    if (long < cfg.dieSizeMin) continue;
-    const what = parts.length > 0 ? `an object touching ${parts.length === 1 ? 'a die' : `${parts.length} dice`}` : 'an object';
-    problems.push(`${what} at (${Math.round(rect.center.x)}, ${Math.round(rect.center.y)}) is not a single die lying flat (${Math.round(long)}x${Math.round(short)} px)`);
+    if (Math.max(rect.size.width, rect.size.height) < cfg.dieSizeMin) continue;
+    // Not all dice: its die-shaped parts are read, and the blob is an object for the validity rules (a cocked die, a wall, a shadow).
+    objects.push(corners(rect));
   }
-  return { blobs, problems };
+  return { blobs, objects };
 }
 
 /** A point of the upright face patch back in frame pixels (the patch spans the blob's box, corner 0 at its origin). */
@@ -570,7 +572,7 @@ function readingOrder(p: DieReading, q: DieReading): number {
 export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG, expectedCount?: number): DiceReading {
   const started = performance.now();
   const lab = image.cvtColor(cv.COLOR_BGR2Lab);
-  const { blobs, problems } = findDieBlobs(lab, cfg);
+  const { blobs, objects } = findDieBlobs(lab, cfg);
   const dice: DieReading[] = blobs.map((blob) => {
     const face = readFace(uprightFace(lab, blob, cfg.facePatch), cfg);
     const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
@@ -579,20 +581,18 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     return {
       value: readable ? face.pips : null,
       colour: colour.name,
+      lab: face.body,
       center: readable && face.centre ? patchToFrame(blob, face.centre, cfg.facePatch) : { x: blob.rect.center.x, y: blob.rect.center.y },
       box: blob.box,
       size: blob.size,
       confidence,
     };
   });
+  const fills = new Map(dice.map((d, i) => [d, blobs[i]?.fill ?? 1]));
   dice.sort(readingOrder);
-  for (const d of dice) {
-    if (d.value === null) problems.push(`the ${d.colour} die at (${Math.round(d.center.x)}, ${Math.round(d.center.y)}) cannot be read`);
-  }
-  if (expectedCount !== undefined && dice.length !== expectedCount) {
-    problems.push(`expected ${expectedCount} dice in the tray, found ${dice.length}`);
-  }
-  return { dice, valid: problems.length === 0, problems, width: image.cols, height: image.rows, ms: performance.now() - started };
+  // Validity, colour confidence and size class: src/vision/validity.ts.
+  const judged = judgeScene({ dice, fills, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.lightnessWeight, cfg, expectedCount);
+  return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
 }
 
 /** Decodes an encoded image (JPEG, PNG...) into a BGR Mat. */

@@ -31,13 +31,26 @@ export interface DieReading {
   readonly confidence: number;
 }
 
+/** Why a reading is invalid, as a code for programs (the sentence is in `problems`). */
+export type ReadingIssueCode = 'cocked' | 'stacked' | 'outside' | 'object' | 'unreadable' | 'too_few' | 'too_many' | 'empty' | 'unsettled';
+
+export interface ReadingIssue {
+  readonly code: ReadingIssueCode;
+  /** The sentence shown to people; the same as the matching entry of `problems`. */
+  readonly message: string;
+  /** Where in the frame, when the issue is one die or object. */
+  readonly at?: Point;
+}
+
 /** Everything read from one frame. Dice are ordered left to right, then top to bottom. */
 export interface DiceReading {
   readonly dice: readonly DieReading[];
   /** False when the roll must not be used (unreadable die, wrong count...); see `problems`. */
   readonly valid: boolean;
-  /** Reasons the roll is invalid, each a sentence naming the problem. */
+  /** Reasons the roll is invalid, each a sentence naming the problem (the gravest first). */
   readonly problems: readonly string[];
+  /** The same reasons with codes, in the same order. Absent from readers that do not give codes. */
+  readonly issues?: readonly ReadingIssue[];
   readonly width: number;
   readonly height: number;
   /** Time spent reading, ms. */

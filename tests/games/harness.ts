@@ -83,6 +83,11 @@ export function replay(def: AnyGameDef, players: readonly string[], options: Rec
 
 const isPlainJson = (x: unknown) => JSON.stringify(JSON.parse(JSON.stringify(x))) === JSON.stringify(x);
 
+/** The seat counts `options` can be played with: the game's own range for them, or its fixed one. */
+export function seats(def: AnyGameDef, options: Record<string, unknown> = {}): { min: number; max: number } {
+  return def.playerRange ? def.playerRange(options) : { min: def.minPlayers, max: def.maxPlayers };
+}
+
 /**
  * The contract as one check over `runs` bot-played games (seeds and seat
  * counts drawn by fast-check, reproducibly): each ends with a valid result,
@@ -98,7 +103,7 @@ export function checkContract(
 ): void {
   let checkedReplays = 0;
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: def.minPlayers, max: Math.min(def.maxPlayers, 6) }), (seed, n) => {
+    fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: seats(def, options).min, max: Math.min(seats(def, options).max, 6) }), (seed, n) => {
       const players = Array.from({ length: n }, (_, i) => `P${i + 1}`);
       const game = playBotGame(def, players, seed, options, onState);
       const { winners, scores } = game.result;

@@ -73,6 +73,36 @@ function render(view) {
     return div;
   });
   table.replaceChildren(t, ...panels);
+  // Secret cards are played from here: the actions of this seat's own view, on its turn.
+  const mine = board.current === seat && !view.result ? (view.actions ?? []).filter((a) => a.type === 'playCard' || a.earlyPayout === true) : [];
+  $('actions').replaceChildren(
+    ...mine.map((a) => {
+      const button = el('button', actionText(a), 'action');
+      button.type = 'button';
+      button.dataset.action = JSON.stringify(a);
+      button.addEventListener('click', () => play(a).catch((err) => showError(String(err))));
+      return button;
+    }),
+  );
+}
+
+/** "play reroll slots 1,3", "place 4 earlyPayout": the action's fields as words. */
+function actionText(action) {
+  const parts = Object.entries(action)
+    .filter(([k]) => k !== 'type')
+    .map(([k, v]) => (v === true ? k : `${k} ${Array.isArray(v) ? v.join(',') : v}`));
+  return [action.type === 'playCard' ? 'play' : action.type, ...parts].join(' ');
+}
+
+async function play(action) {
+  const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/actions?token=${encodeURIComponent(token)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(action),
+  });
+  const body = await res.json();
+  if (!res.ok) showError(body.message ?? `Error ${res.status}`);
+  else render(body);
 }
 
 async function refresh() {

@@ -139,7 +139,10 @@ async function roll(game, values) {
   state.rolling = true;
   render();
   try {
-    return await api(gamePath(game, 'roll'), values ? { values } : undefined);
+    // Coloured dice (Las Vegas) are typed in the order the request lists them, and sent with their colours.
+    const wanted = game.request?.dice;
+    const body = values && wanted && wanted.length === values.length ? { dice: wanted.map((d, i) => ({ ...d, value: values[i] })) } : values ? { values } : undefined;
+    return await api(gamePath(game, 'roll'), body);
   } finally {
     state.rolling = false;
     render();
@@ -940,7 +943,9 @@ function renderControls(game, busy) {
   const input = $('manual-values');
   const placeholder = req ? `${req.count} value${req.count === 1 ? '' : 's'}, e.g. ${'351624351624'.slice(0, Math.min(req.count, 12))}` : '';
   if (input.placeholder !== placeholder) input.placeholder = placeholder;
-  input.title = req ? `Fills dice ${req.slots.map((x) => x + 1).join(', ')}` : '';
+  const dieName = (d) => `${d.size === 'big' ? 'big ' : ''}${d.colour}`;
+  input.title = !req ? '' : req.dice ? `In this order: ${req.dice.map(dieName).join(', ')}` : `Fills dice ${req.slots.map((x) => x + 1).join(', ')}`;
+  $('manual-colours').textContent = req?.dice ? `Dice in order: ${req.dice.map(dieName).join(', ')}` : '';
 }
 
 /** A label with its die glyphs (⚀..⚅) in spans, drawn larger than the text around them. */

@@ -1,10 +1,10 @@
-import type { Camera, DieColour, Frame, Tower } from '../types.js';
+import { TowerError, type Camera, type DieColour, type Frame, type HopperDie, type Tower } from '../types.js';
 import { SeededRandom } from '../random.js';
-import { DEFAULT_TRAY, throwDice, type SimDie, type TrayGeometry } from './scene.js';
+import { DEFAULT_TRAY, throwDice, throwHopper, type SimDie, type TrayGeometry } from './scene.js';
 import { renderTray } from './render.js';
 
 export { DIE_LOOK, renderTray } from './render.js';
-export { DEFAULT_TRAY, throwDice, type SimDie, type TrayGeometry } from './scene.js';
+export { BIG_DIE_SCALE, DEFAULT_TRAY, throwDice, throwHopper, type SimDie, type TrayGeometry } from './scene.js';
 
 export interface SimulatorOptions {
   /** Seed for every throw and every frame's noise; the same seed gives the same game. */
@@ -34,9 +34,11 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   let dice: SimDie[] = [];
   const tower: Tower = {
     kind: 'simulated',
-    async roll(count: number): Promise<void> {
+    async roll(count: number, hopper?: readonly HopperDie[]): Promise<void> {
+      if (hopper && hopper.length !== count) throw new TowerError('tower/bad_hopper', `asked to throw ${count} dice but the hopper lists ${hopper.length}`);
       if (rollMs > 0) await new Promise((resolve) => setTimeout(resolve, rollMs));
-      dice = throwDice(rng, count, options.colours, tray);
+      // The hopper, when the game says which dice: exactly those colours and sizes.
+      dice = hopper ? throwHopper(rng, hopper, tray) : throwDice(rng, count, options.colours, tray);
     },
   };
   const camera: Camera = {
@@ -47,3 +49,5 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   };
   return { tower, camera, truth: () => dice };
 }
+export { cockedScene, outsideScene, stackedScene, touchingScene } from './invalid-scenes.js';
+export { LAS_VEGAS_COLOURS, lasVegasHopper } from './hoppers.js';

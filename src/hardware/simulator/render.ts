@@ -137,7 +137,41 @@ function dieSprite(die: SimDie, patch: number): { image: cv.Mat; alpha: cv.Mat }
     shaded.drawCircle(centre, PIP_RADIUS * s + 1, rim, -1, cv.LINE_AA);
     shaded.drawCircle(new cv.Point2(centre.x + 0.6, centre.y + 0.6), PIP_RADIUS * s, pipColour, -1, cv.LINE_AA);
   }
-  return { image: shaded, alpha };
+  return die.tilt ? tipped(shaded, alpha, die, patch) : { image: shaded, alpha };
+}
+
+/**
+ * A die tipped by `die.tilt` degrees (cocked against the wall or another die),
+ * seen from above: the top face squeezed to its foreshortened height, and the
+ * side face that tipped towards the camera below it, in shade, with its pips.
+ */
+function tipped(image: cv.Mat, alpha: cv.Mat, die: SimDie, patch: number): { image: cv.Mat; alpha: cv.Mat } {
+  const t = ((die.tilt ?? 0) * Math.PI) / 180;
+  const s = die.size;
+  const c = patch / 2;
+  const top = s * Math.cos(t);
+  const side = s * Math.sin(t);
+  const first = c - (top + side) / 2;
+  const squeeze = new cv.Mat([[1, 0, 0], [0, Math.cos(t), first + top / 2 - c * Math.cos(t)]], cv.CV_64F);
+  const size = new cv.Size(patch, patch);
+  const img = image.warpAffine(squeeze, size, cv.INTER_LINEAR);
+  const a = alpha.warpAffine(squeeze, size, cv.INTER_LINEAR);
+  const look = DIE_LOOK[die.colour];
+  const y0 = first + top - 1;
+  const y1 = first + top + side;
+  const cut = s * CORNER_RADIUS * Math.sin(t);
+  const face = [[
+    new cv.Point2(c - s / 2, y0), new cv.Point2(c + s / 2, y0), new cv.Point2(c + s / 2, y1 - cut),
+    new cv.Point2(c + s / 2 - cut, y1), new cv.Point2(c - s / 2 + cut, y1), new cv.Point2(c - s / 2, y1 - cut),
+  ]];
+  const shadeOf = (rgb: Rgb, k: number): Rgb => [rgb[0] * k, rgb[1] * k, rgb[2] * k];
+  img.drawFillPoly(face, bgr(shadeOf(look.body, 0.62)), cv.LINE_AA);
+  a.drawFillPoly(face, new cv.Vec3(255, 255, 255), cv.LINE_AA);
+  for (const [px, py] of PIP_LAYOUT[die.sideValue ?? 2] ?? []) {
+    const centre = new cv.Point2(c + px * s, (y0 + y1) / 2 + py * side);
+    img.drawEllipse(new cv.RotatedRect(centre, new cv.Size(2 * PIP_RADIUS * s, 2 * PIP_RADIUS * side), 0), bgr(shadeOf(look.pip, 0.75)), -1, cv.LINE_AA);
+  }
+  return { image: img, alpha: a };
 }
 
 export interface RenderOptions {
@@ -171,7 +205,8 @@ export function renderTray(dice: readonly SimDie[], tray: TrayGeometry, options:
 
   // Dice: each drawn upright on its own patch, rotated into place and blended by its alpha.
   for (const d of dice) {
-    const patch = Math.ceil(d.size * 1.6) + 2;
+    // (a tipped die's footprint is longer: more room around it)
+    const patch = Math.ceil(d.size * (d.tilt ? 1.9 : 1.6)) + 2;
     const { image, alpha } = dieSprite(d, patch);
     const left = Math.floor(d.x - patch / 2);
     const top = Math.floor(d.y - patch / 2);

@@ -1,0 +1,150 @@
+/**
+ * The last stage of reading a frame: judges the scene the reader found. Fills
+ * each die's colour confidence and size class, and says why the roll must not
+ * be used: a die cocked (not lying flat), dice stacked or pressed together, a
+ * die or object partly outside the tray, a face that cannot be read, fewer or
+ * more dice than expected. Pure: geometry and colours in, judgement out.
+ */
+import { nearestColour, type Lab } from './palette.js';
+import { DEFAULT_SIZE_CONFIG, sizeClasses, type SizeConfig } from './size.js';
+import type { DiceReading, DieReading, Point, ReadingIssue, ReadingIssueCode } from './types.js';
+
+/** A region of the frame, pixels. */
+export interface Region {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface SceneConfig extends SizeConfig {
+  /** The tray floor in frame pixels (calibration); null: the whole frame is tray. */
+  readonly tray: Region | null;
+  /** Pixels a die's box may poke past a calibrated tray region (rounding, blur); with no region, how near the frame's edge a cut side lies. */
+  readonly trayMargin: number;
+  /** Longest/shortest side of a die's box above which the die is cocked (a die tipped 25° shows ~1.33; flat dice in photos up to ~1.22). Raise it for an oblique camera. */
+  readonly cockedAspect: number;
+  /** Two dice whose centres are closer than this share of their mean edge overlap: one lies on the other. */
+  readonly overlapDistance: number;
+  /** Smallest share of its box a die's blob fills before it is taken for two dice, one lying on the other (a lone die fills 0.83-1 in photos and simulator frames, two dice one on the other ~0.75). */
+  readonly minDieFill: number;
+  /** Smallest margin (0-1, from `nearestColour`) between the nearest and the runner-up palette colour for a confident colour. */
+  readonly colourMargin: number;
+  /** Largest weighted Lab distance from the nearest palette colour for a confident colour (a die of a colour not in the palette). */
+  readonly colourMaxDistance: number;
+}
+
+export const DEFAULT_SCENE_CONFIG: SceneConfig = Object.freeze({
+  ...DEFAULT_SIZE_CONFIG,
+  tray: null,
+  trayMargin: 2,
+  cockedAspect: 1.26,
+  overlapDistance: 0.7,
+  minDieFill: 0.8,
+  colourMargin: 0.3,
+  colourMaxDistance: 25,
+});
+
+/** What the reader found in a frame, before judging: the dice (with their measured colour) and blobs that are not one die. */
+export interface SceneDraft {
+  readonly dice: readonly DieReading[];
+  /** Rotated boxes of foreground blobs that are not a single die lying flat. */
+  readonly objects: readonly (readonly Point[])[];
+  /** Share of its box each die's blob fills, when the reader measured it. */
+  readonly fills?: ReadonlyMap<DieReading, number>;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Issues shown first are the ones a person at the tray can act on. */
+const SEVERITY: readonly ReadingIssueCode[] = ['outside', 'stacked', 'cocked', 'object', 'unreadable', 'empty', 'too_few', 'too_many', 'unsettled'];
+
+const where = (p: Point) => `(${Math.round(p.x)}, ${Math.round(p.y)})`;
+
+function centreOf(box: readonly Point[]): Point {
+  return { x: box.reduce((s, p) => s + p.x, 0) / box.length, y: box.reduce((s, p) => s + p.y, 0) / box.length };
+}
+
+/**
+ * Whether a die's (or object's) box lies partly outside the tray. A die can lie
+ * past a calibrated tray region (on the rim); without one, the frame's edge
+ * cuts a die partly outside it, so its box has a whole side along that edge
+ * (a die lying near the edge touches it at one corner at most).
+ */
+function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number): boolean {
+  if (tray) {
+    return box.some((p) => p.x < tray.x - margin || p.y < tray.y - margin || p.x > tray.x + tray.width + margin || p.y > tray.y + tray.height + margin);
+  }
+  const near = (f: (p: Point) => number) => box.filter((p) => f(p) <= margin).length >= 2;
+  return near((p) => p.x) || near((p) => p.y) || near((p) => width - p.x) || near((p) => height - p.y);
+}
+
+/** Longest over shortest side of a box given by its corners in order. */
+export function boxAspect(box: readonly Point[]): number {
+  const [a, b, c] = box as [Point, Point, Point];
+  const one = Math.hypot(b.x - a.x, b.y - a.y);
+  const two = Math.hypot(c.x - b.x, c.y - b.y);
+  return Math.max(one, two) / Math.max(1e-6, Math.min(one, two));
+}
+
+/** Whether a measured colour names one palette colour clearly enough to decide whose die it is. */
+export function colourIsConfident(lab: Lab, palette: Readonly<Record<string, Lab>>, lightnessWeight: number, cfg: SceneConfig): boolean {
+  const nearest = nearestColour(lab, palette, lightnessWeight);
+  return nearest.margin >= cfg.colourMargin && nearest.distance <= cfg.colourMaxDistance;
+}
+
+/**
+ * Judges a scene: returns the dice with `colourConfident` and `sizeClass`
+ * filled, and the reading's validity with its issues, gravest first.
+ */
+export function judgeScene(
+  draft: SceneDraft,
+  palette: Readonly<Record<string, Lab>>,
+  lightnessWeight: number,
+  cfg: SceneConfig,
+  expectedCount?: number,
+): Pick<DiceReading, 'dice' | 'valid' | 'problems' | 'issues'> {
+  const outside = (box: readonly Point[]) => outsideTray(box, cfg.tray, draft.width, draft.height, cfg.trayMargin);
+  const classes = sizeClasses(draft.dice.map((d) => d.size), cfg);
+  const dice: DieReading[] = draft.dice.map((d, i) => ({
+    ...d,
+    colourConfident: d.lab !== undefined && colourIsConfident(d.lab, palette, lightnessWeight, cfg),
+    sizeClass: classes[i] ?? null,
+  }));
+  const issues: ReadingIssue[] = [];
+  const add = (code: ReadingIssueCode, message: string, at?: Point) => issues.push(at ? { code, message, at } : { code, message });
+  const stacked = new Set<number>();
+  dice.forEach((d, i) => {
+    dice.forEach((e, j) => {
+      if (j <= i) return;
+      if (Math.hypot(d.center.x - e.center.x, d.center.y - e.center.y) < (cfg.overlapDistance * (d.size + e.size)) / 2) {
+        stacked.add(i).add(j);
+        add('stacked', `the dice at ${where(d.center)} and ${where(e.center)} lie on one another: their faces cannot be read`, d.center);
+      }
+    });
+  });
+  draft.dice.forEach((d, i) => {
+    const fill = draft.fills?.get(d) ?? 1;
+    if (fill < cfg.minDieFill && !stacked.has(i)) {
+      stacked.add(i);
+      add('stacked', `the ${d.colour} die at ${where(d.center)} lies on another die: their faces cannot be read`, d.center);
+    }
+  });
+  dice.forEach((d, i) => {
+    const name = `the ${d.colour} die at ${where(d.center)}`;
+    if (outside(d.box)) add('outside', `${name} lies partly outside the tray`, d.center);
+    else if (boxAspect(d.box) > cfg.cockedAspect) add('cocked', `${name} is cocked (not lying flat): its top face is foreshortened`, d.center);
+    else if (d.value === null && !stacked.has(i)) add('unreadable', `${name} cannot be read`, d.center);
+  });
+  for (const box of draft.objects) {
+    const at = centreOf(box);
+    if (outside(box)) add('outside', `an object at ${where(at)} lies partly outside the tray`, at);
+    else add('object', `an object at ${where(at)} is not a single die lying flat (dice stacked, pressed together or cocked)`, at);
+  }
+  if (expectedCount !== undefined && dice.length !== expectedCount) {
+    if (dice.length === 0 && draft.objects.length === 0) add('empty', `the tray is empty: expected ${expectedCount} dice`);
+    else add(dice.length < expectedCount ? 'too_few' : 'too_many', `expected ${expectedCount} dice in the tray, found ${dice.length}`);
+  }
+  issues.sort((p, q) => SEVERITY.indexOf(p.code) - SEVERITY.indexOf(q.code));
+  return { dice, valid: issues.length === 0, problems: issues.map((i) => i.message), issues };
+}

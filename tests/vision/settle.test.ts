@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Camera, Frame } from '../../src/hardware/index.js';
+import { createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline, type SettleConfig } from '../../src/vision/index.js';
+import { readingErrors, type ExpectedDie } from './match.js';
+
+/** Recorded by scripts/record-settle.ts. */
+interface Sequence {
+  readonly width: number;
+  readonly height: number;
+  readonly intervalMs: number;
+  readonly expect: 'settled' | 'jam' | 'disagree';
+  readonly stillFrom?: number;
+  readonly dice: readonly ExpectedDie[];
+}
+
+/** A camera replaying a recorded sequence, one frame per capture, stamped at the recorded frame period. */
+function replay(name: string): { camera: Camera; sequence: Sequence; taken: () => number } {
+  const dir = new URL(`../../fixtures/settle/${name}/`, import.meta.url);
+  const sequence = JSON.parse(readFileSync(new URL('sequence.json', dir), 'utf8')) as Sequence;
+  const files = readdirSync(dir).filter((f) => f.endsWith('.jpg')).sort();
+  let next = 0;
+  const camera: Camera = {
+    async capture(): Promise<Frame> {
+      const file = files[next];
+      if (file === undefined) throw new Error(`the detector asked for frame ${next} of ${files.length}: it should have concluded already`);
+      const frame = { image: readFileSync(new URL(file, dir)), width: sequence.width, height: sequence.height, capturedAt: 1_000_000 + next * sequence.intervalMs };
+      next++;
+      return frame;
+    },
+  };
+  return { camera, sequence, taken: () => next };
+}
+
+const noPause = async () => {};
+const config: SettleConfig = { ...DEFAULT_SETTLE_CONFIG, stillMs: 600, timeoutMs: 2000, agreeFrames: 3 };
+
+describe('settle detection on recorded frame sequences', () => {
+  it('waits through the tumbling, reads only once the dice have been still long enough, and reads them right', async () => {
+    const { camera, sequence, taken } = replay('rolls-then-still');
+    const settled = settlingPipeline(camera, createDiceReader(), config, noPause);
+    const frame = await settled.camera.capture();
+    // Still from frame `stillFrom`; 600 ms at 200 ms a frame is 3 frames more.
+    expect(taken()).toBe((sequence.stillFrom ?? 0) + 4);
+    const reading = await settled.reader.read(frame, sequence.dice.length);
+    expect(readingErrors(reading, sequence.dice)).toEqual([]);
+  });
+
+  it('reads too early when told not to wait (the recorded tumbling frames are really moving)', async () => {
+    const { camera, sequence } = replay('rolls-then-still');
+    const first = await camera.capture();
+    const reading = await createDiceReader().read(first, sequence.dice.length);
+    expect(readingErrors(reading, sequence.dice)).not.toEqual([]);
+  });
+
+  it('reports a jam when the scene never comes to rest', async () => {
+    const { camera, taken } = replay('never-still');
+    const settled = settlingPipeline(camera, createDiceReader(), config, noPause);
+    await expect(settled.camera.capture()).rejects.toMatchObject({ code: 'camera/jam', message: expect.stringContaining('did not come to rest within 2000 ms') });
+    expect(taken()).toBe(Math.floor(2000 / 200) + 2);
+  });
+
+  it('refuses a reading whose still frames disagree', async () => {
+    const { camera, sequence } = replay('still-but-disagrees');
+    const settled = settlingPipeline(camera, createDiceReader(), config, noPause);
+    const frame = await settled.camera.capture();
+    const reading = await settled.reader.read(frame, sequence.dice.length);
+    expect(reading.valid).toBe(false);
+    expect(reading.issues?.[0]?.code).toBe('unsettled');
+    expect(reading.problems[0]).toMatch(/the still frames disagree: the black die at \(\d+, \d+\) reads \d in one still frame and \d in another/);
+  });
+
+  it('reads a frame it did not settle on as it is', async () => {
+    const { camera, sequence } = replay('still-but-disagrees');
+    const settled = settlingPipeline(camera, createDiceReader(), config, noPause);
+    const frames = await Promise.all([0, 1, 2, 3].map(() => camera.capture()));
+    const reading = await settled.reader.read(frames[3] as Frame, sequence.dice.length);
+    expect(reading.issues?.some((i) => i.code === 'unsettled')).toBe(false);
+  });
+});
