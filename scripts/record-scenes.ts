@@ -49,6 +49,8 @@ const scenes: Record<string, SceneCase> = {
   'outside-2': { dice: outsideScene(rng(24), 4, mixed, 0.2), expectedCount: 3, issue: 'outside', note: 'a fifth of a die beyond the left edge' },
   'missing-1': { dice: throwDice(rng(15), 4, mixed), expectedCount: 5, issue: 'too_few', note: 'four dice where five were thrown' },
   'extra-1': { dice: throwDice(rng(16), 4, mixed), expectedCount: 3, issue: 'too_many', note: 'four dice where three were thrown' },
+  // Rendered with no pips at all (value 0): a face washed out by glare, worn or covered.
+  'unreadable-1': { dice: throwDice(rng(17), 3, ['white', 'red', 'green']).map((d, i) => (i === 0 ? { ...d, value: 0 } : d)), expectedCount: 3, issue: 'unreadable', note: 'the white die shows no pips' },
   'empty-1': { dice: [], expectedCount: 3, issue: 'empty', note: 'no dice at all' },
 };
 

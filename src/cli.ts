@@ -4,12 +4,13 @@
  */
 import { parseArgs } from 'node:util';
 import { PACKAGE_VERSION, parseColours, serve } from './server.js';
+import { calibrateCommand, READ_USAGE, readCommand } from './vision-commands.js';
 
 const USAGE = `Usage: dice-tower <command> [options]
 
 Commands:
   serve        Run the server and the live scoreboard (simulated tower)
-  help         Show this help
+${READ_USAGE}  help         Show this help
 
 Options of serve (environment variables in brackets):
   --port N           Port to listen on [PORT] (default 8080)
@@ -30,6 +31,9 @@ Options of serve (environment variables in brackets):
   --tower-return-ms N  How long the tray may take to be back in place before
                      the cycle counts as a jam (default 1500)
   --light N          Tray light level 0-255 (default 255)
+  --still-ms N       A live camera reads once the tray has been still this
+                     long (default 600)
+  --settle-timeout-ms N  ...and reports a jam after this long (default 8000)
   --data DIR         Data directory: the game log and camera frames
                      [DICE_TOWER_DATA] (default ./data)
   --log-level LEVEL  fatal, error, warn, info, debug (default warn)
@@ -62,6 +66,8 @@ export async function main(argv: readonly string[]): Promise<number> {
             'tower-hold-ms': { type: 'string' },
             'tower-return-ms': { type: 'string' },
             light: { type: 'string' },
+            'still-ms': { type: 'string' },
+            'settle-timeout-ms': { type: 'string' },
             data: { type: 'string' },
           },
           strict: true,
@@ -82,9 +88,15 @@ export async function main(argv: readonly string[]): Promise<number> {
           towerReturnMs: integer('tower-return-ms', values['tower-return-ms'] ?? '1500', 100, 10_000),
           light: integer('light', values.light ?? '255', 0, 255),
           dataDir: values.data ?? env.DICE_TOWER_DATA ?? 'data',
+          stillMs: integer('still-ms', values['still-ms'] ?? '600', 0, 60_000),
+          settleTimeoutMs: integer('settle-timeout-ms', values['settle-timeout-ms'] ?? '8000', 500, 120_000),
         });
         return 0;
       }
+      case 'read':
+        return await readCommand(rest);
+      case 'calibrate':
+        return await calibrateCommand(rest);
       case undefined:
       case 'help':
       case '--help':

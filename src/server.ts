@@ -5,8 +5,11 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
-import { checkedCamera, createDiceReader } from './vision/index.js';
-import { Table } from './table.js';
+import { checkedCamera, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
+import { calibratedConfig, readCalibrationFile } from './vision/calibrate.js';
+import { DEFAULT_TRAY } from './hardware/simulator/index.js';
+import { calibrationFile } from './vision-commands.js';
+import { Table, TableError } from './table.js';
 import { openStore, type GameStore } from './storage/index.js';
 import { buildApp } from './api/app.js';
 
@@ -37,13 +40,17 @@ export interface ServeConfig {
   readonly light: number;
   /** Data directory: the game store (SQLite) and the camera frames. */
   readonly dataDir: string;
+  /** A live camera's reading waits until the tray has been still this long, ms (default 600). */
+  readonly stillMs?: number;
+  /** ...and reports a jam when it is not still within this time, ms (default 8000). */
+  readonly settleTimeoutMs?: number;
 }
 
 /**
  * The hardware the options name: the simulator; a real camera over dice thrown
  * by hand; or a real camera over a tower board on a serial port.
  */
-async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Camera; description: string; close: () => Promise<void> }> {
+async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Camera; description: string; close: () => Promise<void>; live?: boolean }> {
   if (config.camera === 'sim') {
     if (config.serial) throw new Error('a tower board (--serial) needs a real camera (--camera 0, /dev/video0...): the simulated camera only sees simulated dice');
     const sim = createSimulator({ seed: config.seed, colours: config.colours, rollMs: config.rollMs });
@@ -53,10 +60,11 @@ async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Ca
   const isFolder = typeof source === 'string' && !source.startsWith('/dev/') && statSync(source, { throwIfNoEntry: false })?.isDirectory();
   const device = isFolder ? openFolderCamera(source) : openVideoCamera({ source, width: 1280, height: 720 });
   const closeCamera = async () => ('close' in device ? (device as VideoCamera).close() : undefined);
-  // A live camera's frames always differ a little (sensor noise): the same picture twice means it froze. A replayed file may repeat one.
-  const live = typeof source === 'number' || source.startsWith('/dev/');
-  const camera = checkedCamera(device, { refuseRepeats: live });
-  if (!config.serial) return { tower: createHandTower(), camera, description: `camera ${config.camera}, dice thrown by hand`, close: closeCamera };
+  // A live stream (not a folder of stills) is read only once the dice have settled.
+  const live = !isFolder;
+  // A camera device's frames always differ a little (sensor noise): the same picture twice means it froze. A replayed file may repeat one.
+  const camera = checkedCamera(device, { refuseRepeats: typeof source === 'number' || source.startsWith('/dev/') });
+  if (!config.serial) return { tower: createHandTower(), camera, description: `camera ${config.camera}, dice thrown by hand`, close: closeCamera, live };
   // johnny-five is loaded only when a board is used: it is slow to load and the simulator does not need it.
   const { FirmataTower } = await import('./hardware/firmata-tower.js');
   const { serialTransport } = await import('./hardware/serial-ports.js');
@@ -72,6 +80,7 @@ async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Ca
   return {
     tower,
     camera,
+    live,
     description: `tower on ${config.serial === 'auto' ? 'the Arduino found by USB id' : config.serial}, camera ${config.camera}`,
     close: async () => {
       await tower.close();
@@ -108,7 +117,19 @@ export function parseColours(text: string): DieColour[] {
 }
 
 export async function serve(config: ServeConfig) {
-  const { tower, camera, description, close } = await hardware(config);
+  const { tower, camera: rawCamera, description, close, live } = await hardware(config);
+  // Calibration (dice-tower calibrate) when there is one; the simulator's own die size otherwise.
+  let calibration;
+  try {
+    calibration = readCalibrationFile(calibrationFile(config.dataDir));
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  const visionConfig = calibratedConfig(calibration);
+  const baseReader = createDiceReader(calibration === null && config.camera === 'sim' ? { ...visionConfig, dieSize: DEFAULT_TRAY.dieSize } : visionConfig);
+  const settle = { ...DEFAULT_SETTLE_CONFIG, stillMs: config.stillMs ?? DEFAULT_SETTLE_CONFIG.stillMs, timeoutMs: config.settleTimeoutMs ?? DEFAULT_SETTLE_CONFIG.timeoutMs };
+  const { camera, reader } = live ? settlingPipeline(rawCamera, baseReader, settle) : { camera: rawCamera, reader: baseReader };
   let store: GameStore;
   try {
     store = openStore(config.dataDir);
@@ -119,10 +140,16 @@ export async function serve(config: ServeConfig) {
   // Tampering with the log shows: say so loudly, and still serve what can be replayed.
   const chain = store.verifyChain();
   if (!chain.ok) process.stderr.write(`dice-tower: warning: the game log in ${config.dataDir} was changed outside dice-tower at event ${chain.badSeq} (${chain.reason})\n`);
-  const table = new Table({ tower, camera, reader: createDiceReader(), botSeed: config.seed, store });
+  const table = new Table({ tower, camera, reader, botSeed: config.seed, store });
+  // One session per server run: the history groups games by it.
+  store.startSession(Date.now(), PACKAGE_VERSION);
   for (const problem of table.restoreProblems) process.stderr.write(`dice-tower: warning: ${problem}\n`);
   const token = operatorToken(config.dataDir);
-  const app = buildApp({ table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600 }, { logger: { level: config.logLevel } });
+  const saveOperatorToken = (next: string) => {
+    if (token.file === 'DICE_TOWER_TOKEN') throw new TableError('auth/token_from_env', 'The operator token comes from DICE_TOWER_TOKEN; change it there and restart.', 409);
+    writeFileSync(token.file, `${next}\n`, { mode: 0o600 });
+  };
+  const app = buildApp({ table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, saveOperatorToken }, { logger: { level: config.logLevel } });
   // Hooks must be added before listening (Fastify refuses them after).
   app.addHook('onClose', async () => {
     await close();
@@ -141,7 +168,7 @@ export async function serve(config: ServeConfig) {
   // A plain line for the person at the console; the JSON log is for machines.
   const restored = table.list().length;
   process.stdout.write(
-    `dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}; ${restored} game${restored === 1 ? '' : 's'} restored from ${config.dataDir}; Ctrl+C stops)\n`,
+    `dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}${calibration ? ', calibrated' : ''}; ${restored} game${restored === 1 ? '' : 's'} restored from ${config.dataDir}; Ctrl+C stops)\n`,
   );
   // Shown once, when it is made: the operator opens this link on the screen that runs the games.
   if (token.created) {

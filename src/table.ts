@@ -12,6 +12,10 @@ import type { DiceReader, DiceReading } from './vision/index.js';
 import type { GameStore } from './storage/index.js';
 import { StoreError } from './storage/index.js';
 import { GAMES, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
+import { replay, effectiveValues, type ReplayStep } from './table-replay.js';
+import { didNotTumble, NO_TUMBLE_PROBLEM, type SeenFrame } from './audit/tumble.js';
+import { buildExport, exportProblem, type GameExport } from './audit/game-export.js';
+import type { EventType, GameCorrectionPayload, NewEvent, PayloadByType } from './storage/index.js';
 import { matchReading, orderByRequest, type ColouredDie } from './dice-match.js';
 
 /** A refusal the caller can show: bad request, rule refusal, busy tower, hardware fault. */
@@ -42,6 +46,9 @@ export interface RollRecord {
   readonly at: number;
 }
 
+/** A roll's values put right by the operator, as recorded (the roll's record keeps what was read), with when. */
+export type CorrectionRecord = GameCorrectionPayload & { readonly at: number };
+
 export interface TableGame {
   readonly id: string;
   readonly game: string;
@@ -53,6 +60,8 @@ export interface TableGame {
   /** Every action applied since setup, in order (rolls included), for replay and audit. */
   readonly actions: readonly { readonly type: string }[];
   readonly rolls: readonly RollRecord[];
+  /** Corrections of misread rolls, in the order they were made (the latest of a roll wins). */
+  readonly corrections: readonly CorrectionRecord[];
   /** Bumped on every change. */
   readonly version: number;
   readonly createdAt: number;
@@ -150,28 +159,19 @@ export class Table {
         this.restoreProblems.push(`game ${stored.id}: there is no game called '${gameId}' any more`);
         continue;
       }
-      let state: unknown = def.setup(players, options);
-      const actions: Array<{ type: string }> = [];
-      const rolls: RollRecord[] = [];
-      let updatedAt = stored.created.at;
-      for (const step of stored.steps) {
-        const action =
-          step.type === 'game/roll'
-            ? { type: 'roll', values: step.payload.roll.values, ...(step.payload.roll.dice ? { dice: step.payload.roll.dice } : {}) }
-            : step.payload.action;
-        const next = def.apply(state, action);
-        if (isInvalid(next)) {
-          this.restoreProblems.push(`game ${stored.id}: event ${step.seq} is refused by the rules (${next.message}); replay stopped there`);
-          break;
+      const replayed = replay(def, players, options, stored.steps.map(replayStep), stored.created.at);
+      if (replayed.problem) {
+        const step = stored.steps[replayed.problem.index];
+        if (replayed.problem.index < 0 || replayed.state === null) {
+          this.restoreProblems.push(`game ${stored.id}: ${replayed.problem.message}`);
+          continue;
         }
-        state = next;
-        actions.push(action);
-        if (step.type === 'game/roll') rolls.push(step.payload.roll);
-        updatedAt = step.at;
+        this.restoreProblems.push(`game ${stored.id}: event ${step?.seq ?? '?'} is refused by the rules (${replayed.problem.message}); replay stopped there`);
       }
+      const { state, actions, rolls, corrections, updatedAt } = replayed;
       const game: TableGame = {
-        id: stored.id, game: gameId, players: [...players], bots: [...bots], options, state, actions, rolls,
-        version: 1 + actions.length, createdAt: stored.created.at, updatedAt,
+        id: stored.id, game: gameId, players: [...players], bots: [...bots], options, state, actions, rolls, corrections,
+        version: 1 + actions.length + corrections.length, createdAt: stored.created.at, updatedAt,
       };
       this.games.set(game.id, game);
       this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
@@ -281,7 +281,7 @@ export class Table {
       throw new TableError('game/bad_setup', (err as Error).message, 400);
     }
     const at = this.now();
-    const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], bots: [...bots], options, state, actions: [], rolls: [], version: 1, createdAt: at, updatedAt: at };
+    const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], bots: [...bots], options, state, actions: [], rolls: [], corrections: [], version: 1, createdAt: at, updatedAt: at };
     this.record((store) => store.appendEvent({ gameId: game.id, type: 'game/created', at, payload: { game: gameId, players: game.players, bots: game.bots, options } }));
     this.games.set(game.id, game);
     this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
@@ -445,9 +445,11 @@ export class Table {
         await this.deps.tower.roll(request.count, request.dice);
         const frame = await this.deps.camera.capture();
         const reading = await this.deps.reader.read(frame, request.count);
+        const stuck = this.noTumble(reading);
         // Coloured dice are applied only when every colour and size is sure and they are the dice asked for.
-        const coloured = reading.valid && request.dice ? matchReading(request.dice, reading.dice) : null;
-        if (coloured && !coloured.ok) lastProblems = coloured.problems;
+        const coloured = reading.valid && !stuck && request.dice ? matchReading(request.dice, reading.dice) : null;
+        if (stuck) lastProblems = [stuck];
+        else if (coloured && !coloured.ok) lastProblems = coloured.problems;
         else if (reading.valid) {
           const read = coloured?.dice;
           const vals = read ? read.map((d) => d.value) : reading.dice.map((d) => d.value as number);
@@ -557,6 +559,158 @@ export class Table {
   private emit(event: TableEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+
+  // --- Audit: the no-roll check, corrections, export and import -------------------------------------
+
+  /** The last frame the camera read (any game, valid or not): the tray as it was before the next throw. */
+  private lastSeen: SeenFrame | null = null;
+
+  /** The no-roll check: why this throw must be made again (the dice did not tumble), or null. */
+  private noTumble(reading: DiceReading): string | null {
+    const stuck = didNotTumble(this.lastSeen, reading);
+    this.lastSeen = reading;
+    return stuck ? NO_TUMBLE_PROBLEM : null;
+  }
+
+  /**
+   * Corrects roll `seq` of a game to `values` (a die the camera misread). The
+   * roll keeps its reading; a `game/correction` event records who, when and
+   * why; the game is derived again by replay with the corrected values. When a
+   * later move becomes illegal with the new values (a score that needs the old
+   * dice), the correction is refused with that move named and nothing changes.
+   */
+  correct(id: string, seq: number, values: readonly number[], by: string, reason: string): TableGame {
+    const game = this.get(id);
+    if (this.rollingFor === id) throw new TableError('tower/busy', 'The tower is rolling for this game; correct a roll once the dice are in.', 409);
+    const roll = game.rolls[seq - 1];
+    if (!roll) throw new TableError('table/roll_not_found', `Game '${id}' has no roll ${seq} (it has ${game.rolls.length}).`, 404);
+    if (values.length !== roll.values.length) {
+      throw new TableError('table/bad_correction', `Roll ${seq} had ${roll.values.length} dice; the correction gives ${values.length} values.`, 400);
+    }
+    const from = effectiveValues(roll, game.corrections);
+    if (from.every((v, i) => v === values[i])) throw new TableError('table/bad_correction', `Roll ${seq} already has the values ${values.join(' ')}; nothing to correct.`, 400);
+    const at = this.now();
+    const correction: CorrectionRecord = { roll: seq, from: [...from], values: [...values], by, reason, at };
+    const def = this.definition(game);
+    const steps = [...stepsOf(game), { kind: 'correction', correction, at } as const];
+    const replayed = replay(def, game.players, game.options, steps, game.createdAt);
+    if (replayed.problem) {
+      const refused = steps[replayed.problem.index];
+      const what = refused?.kind === 'action' ? `the later move '${describeAction(refused.action)}'` : refused?.kind === 'roll' ? `roll ${refused.roll.seq}` : 'a later step';
+      throw new TableError(
+        'table/correction_conflicts',
+        `Correcting roll ${seq} to ${values.join(' ')} would make ${what} illegal (${replayed.problem.message}); the correction is refused and nothing changed.`,
+        409,
+      );
+    }
+    this.record((store) => store.appendEvent({ gameId: game.id, type: 'game/correction', at, payload: { roll: seq, from: correction.from, values: correction.values, by, reason } }));
+    return this.replaced(game, replayed, at);
+  }
+
+  /** Puts a re-derived game in place of the old one (one version up) and tells everyone. */
+  private replaced(game: TableGame, replayed: { state: unknown; actions: ReadonlyArray<{ type: string }>; corrections: readonly CorrectionRecord[] }, at: number): TableGame {
+    const updated: TableGame = { ...game, state: replayed.state, actions: [...replayed.actions], corrections: replayed.corrections, version: game.version + 1, updatedAt: at };
+    this.games.set(game.id, updated);
+    const pending = this.botTimers.get(game.id);
+    if (pending && pending !== 'moving') {
+      clearTimeout(pending.timer);
+      this.botTimers.delete(game.id);
+    }
+    this.emit({ type: 'game', game: updated });
+    this.wakeBot(game.id);
+    return updated;
+  }
+
+  /** The game's events as recorded, chained for export. Needs the store (the record is what is exported). */
+  exportGame(id: string): GameExport {
+    const game = this.get(id);
+    const stored = this.deps.store?.loadGame(game.id);
+    if (!stored) throw new TableError('table/no_record', 'This server keeps no record of its games (no data directory), so there is nothing to export.', 409);
+    return buildExport(game.id, [stored.created, ...stored.steps], this.now());
+  }
+
+  /**
+   * Adds a game from an export (made by `exportGame`, here or on another
+   * server): checks its hash chain, replays it under the rules (every step must
+   * still be legal), records all its events in one transaction, and shows it.
+   * It keeps its id; a game with that id already here is refused.
+   */
+  importGame(exp: GameExport): TableGame {
+    const problem = exportProblem(exp);
+    if (problem) throw new TableError('import/tampered', `The export does not hold together: ${problem}.`, 422);
+    const [first, ...rest] = exp.events;
+    if (first?.type !== 'game/created') throw new TableError('import/tampered', 'The export does not start with its game/created event.', 422);
+    if (this.games.has(exp.gameId)) throw new TableError('import/duplicate_game', `A game with id '${exp.gameId}' is already here; it was imported before.`, 409);
+    const { game: gameId, players, bots, options } = first.payload;
+    const def = this.findGame(gameId);
+    if (!def) throw new TableError('import/unknown_game', `The export is a game of '${gameId}', which this server does not have.`, 422);
+    const steps = rest.map((e) => {
+      if (e.type === 'game/created') throw new TableError('import/tampered', `Event ${e.n} is a second game/created.`, 422);
+      return replayStep(e);
+    });
+    let replayed: ReturnType<typeof replay>;
+    try {
+      replayed = replay(def, players, options, steps, first.at);
+    } catch (err) {
+      // The route's schema checks the events' shape; a rule that still trips over one is refused, not a crash.
+      throw new TableError('import/bad_event', `The export cannot be replayed: ${errorMessage(err)}; nothing was imported.`, 422);
+    }
+    if (replayed.problem) {
+      const n = replayed.problem.index < 0 ? 1 : replayed.problem.index + 2;
+      throw new TableError('import/refused_by_rules', `Event ${n} of the export is refused by the rules of ${def.name} (${replayed.problem.message}); nothing was imported.`, 422);
+    }
+    const imported = { at: this.now(), head: exp.head };
+    const events: NewEvent[] = [
+      { gameId: exp.gameId, type: 'game/created', at: first.at, payload: { ...first.payload, imported } },
+      // Frames are not part of an export: imported rolls have their readings but no pictures.
+      ...rest.map((e) => (e.type === 'game/roll' ? { gameId: exp.gameId, type: e.type, at: e.at, payload: { ...e.payload, frame: null } } : { gameId: exp.gameId, type: e.type, at: e.at, payload: e.payload }) as NewEvent),
+    ];
+    this.record((store) => store.appendEvents(events));
+    const game: TableGame = {
+      id: exp.gameId, game: gameId, players: [...players], bots: [...bots], options, state: replayed.state, actions: [...replayed.actions], rolls: replayed.rolls,
+      corrections: replayed.corrections, version: 1 + replayed.actions.length + replayed.corrections.length, createdAt: first.at, updatedAt: replayed.updatedAt,
+    };
+    this.games.set(game.id, game);
+    this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
+    this.emit({ type: 'game', game });
+    return game;
+  }
+
+  /** The server runs on record (the history groups games by them); none without a store. */
+  sessions(): Array<{ id: number; startedAt: number; version: string }> {
+    return this.deps.store?.sessions() ?? [];
+  }
+}
+
+/** A stored (or exported) step as replay takes it. */
+type StepEvent = { [T in Exclude<EventType, 'game/created'>]: { readonly type: T; readonly payload: PayloadByType[T]; readonly at: number } }[Exclude<EventType, 'game/created'>];
+
+function replayStep(step: StepEvent): ReplayStep {
+  switch (step.type) {
+    case 'game/action':
+      return { kind: 'action', action: step.payload.action, at: step.at };
+    case 'game/roll':
+      return { kind: 'roll', roll: step.payload.roll, at: step.at };
+    case 'game/correction':
+      return { kind: 'correction', correction: { ...step.payload, at: step.at }, at: step.at };
+  }
+}
+
+/** A game's steps from memory: its actions (rolls by their records) and its corrections. Times of actions are not kept: the game's. */
+function stepsOf(game: TableGame): ReplayStep[] {
+  let k = 0;
+  const steps: ReplayStep[] = game.actions.map((action) => {
+    if (action.type !== 'roll') return { kind: 'action', action, at: game.updatedAt };
+    const roll = game.rolls[k++] as RollRecord;
+    return { kind: 'roll', roll, at: roll.at };
+  });
+  return [...steps, ...game.corrections.map((correction) => ({ kind: 'correction', correction, at: correction.at }) as const)];
+}
+
+/** "score fullHouse", "hold 0,2": an action as the refusal names it. */
+function describeAction(action: { type: string }): string {
+  const args = Object.entries(action).filter(([k]) => k !== 'type').map(([, v]) => (Array.isArray(v) ? v.join(',') : String(v)));
+  return [action.type, ...args].join(' ');
 }
 
 /** Native code (OpenCV) may throw strings; say what was thrown either way. */

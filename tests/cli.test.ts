@@ -75,6 +75,38 @@ describe('dice-tower command', () => {
     expect(after.rollCount).toBe(1);
   });
 
+  it('comes back after being killed mid-roll: the roll is neither lost nor applied twice, it is asked for again', async () => {
+    const env = childEnv();
+    const first = await startServer(['--roll-ms', '4000', '--seed', '5'], env);
+    child = first.proc;
+    const post = (url: string, body?: unknown) =>
+      fetch(url, { method: 'POST', headers: { ...asOperator, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const game = (await (await post(`${first.url}/api/games`, { game: 'dice-poker', players: ['Ann', 'Bob'] })).json()) as { id: string };
+    await post(`${first.url}/api/games/${game.id}/roll`, { values: [1, 2, 3, 4, 5] });
+    await post(`${first.url}/api/games/${game.id}/rolls/1/correction`, { values: [2, 2, 3, 4, 5], reason: 'misread', by: 'Kim' });
+    const before = (await (await fetch(`${first.url}/api/games/${game.id}`)).json()) as { state: unknown; version: number };
+    // A tower roll that takes 4 s: killed while the dice are in the air.
+    void post(`${first.url}/api/games/${game.id}/roll`).catch(() => undefined);
+    await expect.poll(async () => ((await (await fetch(`${first.url}/api/health`)).json()) as { tower: { state: string } }).tower.state, { timeout: 10_000 }).toBe('rolling');
+    const exited = new Promise((resolve) => first.proc.once('exit', resolve));
+    first.proc.kill('SIGKILL');
+    await exited;
+
+    const second = await startServer(['--roll-ms', '0'], env);
+    child = second.proc;
+    const after = (await (await fetch(`${second.url}/api/games/${game.id}`)).json()) as { state: unknown; version: number; rollCount: number; request: { count: number } | null; lastRoll: { corrections: unknown[] } };
+    // Nothing of the cut roll was applied; the correction survived; the game waits for that roll again.
+    expect(after).toMatchObject({ version: before.version, rollCount: 1, request: { count: 5 } });
+    expect(after.state).toEqual(before.state);
+    expect(after.lastRoll.corrections).toHaveLength(1);
+    const again = (await (await post(`${second.url}/api/games/${game.id}/roll`)).json()) as { rollCount: number; version: number };
+    expect(again).toMatchObject({ rollCount: 2, version: before.version + 1 });
+    // Two server runs on record: two sessions in the history.
+    const history = (await (await fetch(`${second.url}/api/history`)).json()) as { sessions: unknown[]; games: Array<{ id: string; session: number }> };
+    expect(history.sessions).toHaveLength(2);
+    expect(history.games).toEqual([expect.objectContaining({ id: game.id, session: 1, rollCount: 2, correctionCount: 1 })]);
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     let out = '';

@@ -2,8 +2,7 @@
  * Coloured dice at the table (Las Vegas): the tower gets the dice the game
  * asks for; a reading is applied only when every die's colour and size is
  * sure and the dice are the ones asked for; the operator may type them in.
- * The camera and reader are fakes returning chosen readings (the
- * simulator's coloured dice are another branch's work).
+ * The camera and reader are fakes returning chosen readings.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,9 +20,13 @@ const camera: Camera = { capture: async () => frame };
 
 type Seen = { value: number | null; colour: string; colourConfident?: boolean; sizeClass?: 'normal' | 'big' | null };
 
+/** Each scripted throw lands somewhere else: the table refuses one whose dice lie as in the previous frame (they did not tumble). */
+let throws = 0;
+
 function reading(dice: Seen[]): DiceReading {
+  const y = 10 * throws++;
   return {
-    dice: dice.map((d, i): DieReading => ({ ...d, center: { x: i * 10, y: 0 }, box: [], size: 8, confidence: 1 })),
+    dice: dice.map((d, i): DieReading => ({ ...d, center: { x: i * 10, y }, box: [], size: 8, confidence: 1 })),
     valid: true,
     problems: [],
     width: 10,

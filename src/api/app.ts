@@ -3,18 +3,19 @@
  * scoreboard page. Built here, listened to in `server.ts`, so tests can
  * `inject` without a socket.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { timingSafeEqual } from 'node:crypto';
 import fastifyWebsocket from '@fastify/websocket';
 import AjvCompiler from '@fastify/ajv-compiler';
-import type { WebSocket } from 'ws';
 import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { TableError, type Table, type TableEvent } from '../table.js';
+import { TableError, type Table } from '../table.js';
 import type { ColouredDie } from '../dice-match.js';
+import { OperatorAuth } from './operator-auth.js';
+import { registerFeed } from './feed.js';
+import { registerAuditRoutes } from './audit-routes.js';
 import QRCode from 'qrcode';
 import { catalog, gameView, seatLinks } from './views.js';
 import { ActionBody, CatalogReply, CreateGameBody, DiceBody, ErrorReply, GameIdParams, GameViewSchema, HealthReply, RollBody, ScoreBody, SeatLinksReply, SeatParams, SeatQuery } from './schemas.js';
@@ -30,6 +31,33 @@ export interface AppDeps {
   readonly operatorToken?: string;
   /** Requests per client per minute (none: no limit). */
   readonly rateLimitPerMinute?: number;
+  /** Keeps a changed operator token (POST /api/operator/token); throws a TableError when it cannot be changed. Absent: in memory only. */
+  readonly saveOperatorToken?: (token: string) => void;
+}
+
+/** Who may use a route: anyone, the operator (Bearer token), a seat (its token), or anyone except for secret rolls (their seat). */
+export type RouteAccess = 'public' | 'operator' | 'seat' | 'public/seat';
+
+export interface RouteInfo {
+  readonly method: string;
+  readonly url: string;
+  readonly access: RouteAccess;
+  /** Whether the route takes a body (has a body schema). */
+  readonly body: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may use the route (see RouteAccess); none: public. */
+    access?: RouteAccess;
+  }
+}
+
+const routeTables = new WeakMap<FastifyInstance, RouteInfo[]>();
+
+/** Every route the app registered (HEAD twins left out), with its access rule: the README's table and the tests' list. */
+export function routesOf(app: FastifyInstance): readonly RouteInfo[] {
+  return routeTables.get(app) ?? [];
 }
 
 const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
@@ -66,6 +94,18 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       return new Error(`${dataVar}${e?.instancePath ?? ''} ${e?.message ?? 'is not valid'}${extra}`);
     },
   });
+  const auth = new OperatorAuth(deps.operatorToken, deps.saveOperatorToken);
+  // Every route says who may use it (config.access; none: public); the list is kept for the README and the tests.
+  const routes: RouteInfo[] = [];
+  routeTables.set(app, routes);
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const access = route.config?.access ?? 'public';
+    for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url, access, body: route.schema?.body !== undefined });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ statusCode: 404, code: 'api/not_found', error: 'Not Found', message: `There is no ${request.method} ${request.url.split('?')[0]}; the routes are listed in the README.` }),
+  );
   app.addSchema(ErrorReply);
   app.addSchema(GameViewSchema);
 
@@ -107,51 +147,21 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
   /** Refuses a request without the operator's token (when one is set). The QR image may carry it as `?operator=`, an <img> cannot send headers. */
   const operatorOnly = async (request: FastifyRequest) => {
-    const expected = deps.operatorToken;
-    if (!expected) return;
     const header = request.headers.authorization ?? '';
     const query = (request.query as { operator?: unknown } | undefined)?.operator;
-    const given = header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '';
-    if (!given) throw new TableError('auth/missing_token', 'This is an operator action: send the operator token as "Authorization: Bearer <token>".', 401);
-    const a = Buffer.from(expected);
-    const b = Buffer.from(given);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) throw new TableError('auth/bad_token', 'That is not the operator token.', 403);
+    auth.require(header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '');
   };
   // Checked before the body is even validated: a viewer learns nothing from an operator route.
-  const operator = { onRequest: operatorOnly };
+  const operator = { onRequest: operatorOnly, config: { access: 'operator' as RouteAccess } };
   app.register(fastifyStatic, { root: PUBLIC_DIR, index: 'index.html' });
 
-  // One serialised message per change, sent to every scoreboard.
-  const sockets = new Set<WebSocket>();
-  const message = (event: TableEvent) => {
-    switch (event.type) {
-      case 'game':
-        return JSON.stringify({ type: 'game', v: 1, game: gameView(table, event.game) });
-      case 'tower':
-        return JSON.stringify({ type: 'tower', v: 1, status: event.status });
-      case 'notice':
-        return JSON.stringify({ type: 'notice', v: 1, gameId: event.gameId, message: event.message });
-    }
-  };
-  const unsubscribe = table.subscribe((event) => {
-    if (sockets.size === 0) return;
-    const text = message(event);
-    for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(text);
-  });
   app.addHook('onClose', async () => {
-    unsubscribe();
     table.close();
   });
 
   app.register(async (api) => {
-    api.get('/ws', { websocket: true }, (socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('message', () => {
-        socket.send(JSON.stringify({ type: 'error', v: 1, message: 'The live feed is read-only; act through the REST API (/api/games/...).' }));
-      });
-      socket.send(JSON.stringify({ type: 'snapshot', v: 1, games: table.list().map((g) => gameView(table, g)), tower: table.tower() }));
-    });
+    registerFeed(api, table, auth);
+    registerAuditRoutes(api, table, auth, operator);
 
     api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
       status: 'ok',
@@ -213,7 +223,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
     api.get<{ Params: IdParams & { seat: number }; Querystring: { token: string } }>(
       '/api/games/:id/seats/:seat',
-      { schema: { params: SeatParams, querystring: SeatQuery, response: { 200: { $ref: 'GameView#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' } } } },
+      { config: { access: 'seat' }, schema: { params: SeatParams, querystring: SeatQuery, response: { 200: { $ref: 'GameView#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' } } } },
       async (request) => {
         const { id, seat } = request.params;
         return gameView(table, table.checkSeat(id, seat, request.query.token), seat, request.query.token);
@@ -223,7 +233,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     // A seat plays its own secret cards from its private page (its token is its authority, on its turn only).
     api.post<{ Params: IdParams & { seat: number }; Querystring: { token: string }; Body: { type: string } }>(
       '/api/games/:id/seats/:seat/actions',
-      { schema: { params: SeatParams, querystring: SeatQuery, body: ActionBody, response: { 200: { $ref: 'GameView#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' } } } },
+      { config: { access: 'seat' }, schema: { params: SeatParams, querystring: SeatQuery, body: ActionBody, response: { 200: { $ref: 'GameView#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' } } } },
       async (request) => {
         const { id, seat } = request.params;
         return gameView(table, table.actForSeat(id, seat, request.query.token, request.body), seat, request.query.token);
@@ -255,6 +265,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     api.get<{ Params: IdParams & { seq: number }; Querystring: { seat?: number; token?: string } }>(
       '/api/games/:id/rolls/:seq/frame.jpg',
       {
+        config: { access: 'public/seat' },
         schema: {
           params: { type: 'object', required: ['id', 'seq'], properties: { id: GameIdParams.properties.id, seq: { type: 'integer', minimum: 1 } } },
           querystring: {

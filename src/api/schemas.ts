@@ -12,6 +12,19 @@ export const ErrorReply = {
   },
 } as const;
 
+/** One correction of a roll as viewers see it. */
+export const CorrectionView = {
+  type: 'object',
+  required: ['by', 'at', 'reason', 'from', 'values'],
+  properties: {
+    by: { type: 'string' },
+    at: { type: 'number' },
+    reason: { type: 'string' },
+    from: { type: 'array', items: { type: 'integer' } },
+    values: { type: 'array', items: { type: 'integer' } },
+  },
+} as const;
+
 const point = { type: 'object', required: ['x', 'y'], properties: { x: { type: 'number' }, y: { type: 'number' } } } as const;
 
 /** A game as the API shows it; `state` and `board` are game-specific plain data. */
@@ -38,6 +51,11 @@ export const GameViewSchema = {
         slots: { type: 'array', items: { type: 'integer' } },
         player: { type: 'integer' },
         secret: { type: 'boolean' },
+        /** The physical dice, when colour or size matters (Las Vegas). */
+        dice: {
+          type: 'array',
+          items: { type: 'object', properties: { colour: { type: 'string' }, size: { type: 'string' } } },
+        },
       },
     },
     result: {
@@ -50,6 +68,9 @@ export const GameViewSchema = {
       properties: {
         seq: { type: 'integer' },
         values: { type: 'array', items: { type: 'integer' } },
+        read: { type: ['array', 'null'], items: { type: 'integer' } },
+        readingValues: { type: ['array', 'null'], items: { type: 'integer' } },
+        corrections: { type: 'array', items: CorrectionView },
         slots: { type: 'array', items: { type: 'integer' } },
         source: { type: 'string', enum: ['tower', 'manual'] },
         attempts: { type: 'integer' },
@@ -79,6 +100,20 @@ export const GameViewSchema = {
       },
     },
     actions: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    recentRolls: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['seq', 'player', 'values', 'corrected', 'frameUrl'],
+        properties: {
+          seq: { type: 'integer' },
+          player: { type: 'integer' },
+          values: { type: 'array', items: { type: 'integer' } },
+          corrected: { type: 'boolean' },
+          frameUrl: { type: ['string', 'null'] },
+        },
+      },
+    },
     rollCount: { type: 'integer' },
     state: { type: 'object', additionalProperties: true },
   },
@@ -238,4 +273,237 @@ export const SeatLinksReply = {
     required: ['seat', 'name', 'claimed', 'path'],
     properties: { seat: { type: 'integer' }, name: { type: 'string' }, claimed: { type: 'boolean' }, path: { type: ['string', 'null'] } },
   },
+} as const;
+
+// --- History, corrections, fairness, export/import, operator token ------------------------------
+
+export const RollParams = {
+  type: 'object',
+  required: ['id', 'seq'],
+  additionalProperties: false,
+  properties: { id: GameIdParams.properties.id, seq: { type: 'integer', minimum: 1, maximum: 100000 } },
+} as const;
+
+export const CorrectionBody = {
+  type: 'object',
+  required: ['values', 'reason'],
+  additionalProperties: false,
+  properties: {
+    values: { type: 'array', minItems: 1, maxItems: 30, items: { type: 'integer', minimum: 1, maximum: 6 } },
+    reason: { type: 'string', minLength: 3, maxLength: 200 },
+    /** Who corrects (default "operator"). */
+    by: { type: 'string', minLength: 1, maxLength: 40 },
+  },
+} as const;
+
+const gameSummary = {
+  type: 'object',
+  required: ['id', 'game', 'name', 'players', 'createdAt', 'updatedAt', 'rollCount', 'correctionCount', 'over', 'winners', 'session'],
+  properties: {
+    id: { type: 'string' },
+    game: { type: 'string' },
+    name: { type: 'string' },
+    players: { type: 'array', items: { type: 'string' } },
+    createdAt: { type: 'number' },
+    updatedAt: { type: 'number' },
+    rollCount: { type: 'integer' },
+    correctionCount: { type: 'integer' },
+    over: { type: 'boolean' },
+    winners: { type: 'array', items: { type: 'integer' } },
+    session: { type: ['integer', 'null'] },
+  },
+} as const;
+
+export const HistoryReply = {
+  type: 'object',
+  required: ['sessions', 'games'],
+  properties: {
+    sessions: {
+      type: 'array',
+      items: { type: 'object', required: ['id', 'startedAt', 'version'], properties: { id: { type: 'integer' }, startedAt: { type: 'number' }, version: { type: 'string' } } },
+    },
+    /** Newest first; `session` is the server run the game was started in (null: before any recorded run, or imported). */
+    games: { type: 'array', items: gameSummary },
+  },
+} as const;
+
+export const RollListReply = {
+  type: 'object',
+  required: ['game', 'rolls'],
+  properties: {
+    game: gameSummary,
+    rolls: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['seq', 'player', 'secret', 'values', 'read', 'corrections', 'source', 'attempts', 'at', 'frameUrl', 'reading'],
+        properties: {
+          seq: { type: 'integer' },
+          player: { type: 'integer' },
+          secret: { type: 'boolean' },
+          /** null for a secret throw (only its player saw it). */
+          values: { type: ['array', 'null'], items: { type: 'integer' } },
+          read: { type: ['array', 'null'], items: { type: 'integer' } },
+          readingValues: { type: ['array', 'null'], items: { type: 'integer' } },
+          corrections: { type: 'array', items: CorrectionView },
+          slots: { type: 'array', items: { type: 'integer' } },
+          source: { type: 'string' },
+          attempts: { type: 'integer' },
+          at: { type: 'number' },
+          frameUrl: { type: ['string', 'null'] },
+          reading: GameViewSchema.properties.lastRoll.properties.reading,
+        },
+      },
+    },
+  },
+} as const;
+
+const faceStats = {
+  type: 'object',
+  required: ['key', 'rolls', 'counts', 'chiSquare', 'pValue', 'enough', 'needed', 'biased'],
+  properties: {
+    key: { type: 'string' },
+    rolls: { type: 'integer' },
+    counts: { type: 'array', items: { type: 'integer' } },
+    chiSquare: { type: 'number' },
+    pValue: { type: ['number', 'null'] },
+    enough: { type: 'boolean' },
+    needed: { type: 'integer' },
+    biased: { type: 'boolean' },
+  },
+} as const;
+
+export const FairnessQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { game: GameIdParams.properties.id },
+} as const;
+
+export const FairnessReply = {
+  type: 'object',
+  required: ['scope', 'overall', 'dice', 'minRolls', 'alpha', 'excludedSecret'],
+  properties: {
+    scope: { type: 'string' },
+    overall: faceStats,
+    dice: { type: 'array', items: faceStats },
+    minRolls: { type: 'integer' },
+    alpha: { type: 'number' },
+    /** Dice of secret throws in games still running, left out so the counts reveal nothing. */
+    excludedSecret: { type: 'integer' },
+  },
+} as const;
+
+const ints = { type: 'array', maxItems: 30, items: { type: 'integer' } } as const;
+/** What each event type's payload must hold, so a well-chained but forged export cannot feed replay junk. */
+const exportPayloads = {
+  'game/created': {
+    type: 'object',
+    required: ['game', 'players', 'bots', 'options'],
+    properties: {
+      game: { type: 'string', minLength: 1, maxLength: 64 },
+      players: CreateGameBody.properties.players,
+      bots: CreateGameBody.properties.bots,
+      options: { type: 'object' },
+    },
+  },
+  'game/action': {
+    type: 'object',
+    required: ['action'],
+    properties: { action: ActionBody },
+  },
+  'game/roll': {
+    type: 'object',
+    required: ['roll', 'frame'],
+    properties: {
+      roll: {
+        type: 'object',
+        required: ['seq', 'request', 'values', 'source', 'reading', 'attempts', 'at'],
+        properties: {
+          seq: { type: 'integer', minimum: 1 },
+          request: { type: 'object', required: ['count', 'slots', 'player', 'secret'], properties: { count: { type: 'integer' }, slots: ints, player: { type: 'integer' }, secret: { type: 'boolean' } } },
+          values: { ...ints, items: { type: 'integer', minimum: 1, maximum: 6 } },
+          source: { type: 'string', enum: ['tower', 'manual'] },
+          reading: {
+            type: ['object', 'null'],
+            required: ['width', 'height', 'dice'],
+            properties: {
+              width: { type: 'number' },
+              height: { type: 'number' },
+              dice: {
+                type: 'array',
+                maxItems: 30,
+                items: {
+                  type: 'object',
+                  required: ['value', 'colour', 'center', 'box', 'confidence'],
+                  properties: { value: { type: ['integer', 'null'] }, colour: { type: 'string' }, center: point, box: { type: 'array', maxItems: 8, items: point }, confidence: { type: 'number' } },
+                },
+              },
+            },
+          },
+          attempts: { type: 'integer', minimum: 0 },
+          at: { type: 'integer', minimum: 0 },
+        },
+      },
+      frame: { type: ['string', 'null'] },
+    },
+  },
+  'game/correction': {
+    type: 'object',
+    required: ['roll', 'from', 'values', 'by', 'reason'],
+    properties: {
+      roll: { type: 'integer', minimum: 1 },
+      from: ints,
+      values: CorrectionBody.properties.values,
+      by: { type: 'string', maxLength: 40 },
+      reason: { type: 'string', maxLength: 200 },
+    },
+  },
+} as const;
+
+const exportEvent = {
+  type: 'object',
+  required: ['n', 'type', 'at', 'payload', 'hash'],
+  additionalProperties: false,
+  allOf: Object.entries(exportPayloads).map(([type, payload]) => ({ if: { properties: { type: { const: type } } }, then: { properties: { payload } } })),
+  properties: {
+    n: { type: 'integer', minimum: 1 },
+    type: { type: 'string', enum: ['game/created', 'game/action', 'game/roll', 'game/correction'] },
+    at: { type: 'integer', minimum: 0 },
+    payload: { type: 'object', additionalProperties: true },
+    hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
+} as const;
+
+/** A game export (GET /api/games/:id/export), the body of POST /api/games/import. */
+export const GameExportSchema = {
+  type: 'object',
+  required: ['format', 'version', 'gameId', 'exportedAt', 'events', 'head'],
+  additionalProperties: false,
+  properties: {
+    format: { type: 'string', const: 'dice-tower/game-export' },
+    version: { type: 'integer', const: 1 },
+    gameId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    exportedAt: { type: 'integer', minimum: 0 },
+    events: { type: 'array', minItems: 1, maxItems: 20000, items: exportEvent },
+    head: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
+} as const;
+
+export const TokenBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { token: { type: 'string', minLength: 16, maxLength: 200, pattern: '^[A-Za-z0-9._~-]+$' } },
+} as const;
+
+export const TokenReply = {
+  type: 'object',
+  required: ['token'],
+  properties: { token: { type: 'string' } },
+} as const;
+
+/** The export as sent: every event passed through whole (the request schema checks imports). */
+export const GameExportReply = {
+  type: 'object',
+  required: GameExportSchema.required,
+  properties: { ...GameExportSchema.properties, events: { type: 'array', items: { type: 'object', additionalProperties: true } } },
 } as const;

@@ -4,10 +4,17 @@
  */
 import { RESERVED_GAMES, type AnyGameDef } from '../games/index.js';
 import { gameResult, type RollRecord, type Table, type TableGame } from '../table.js';
+import { effectiveValues } from '../table-replay.js';
 
 export interface RollView {
   readonly seq: number;
+  /** The values the game uses: the reading, or the latest correction. */
   readonly values: readonly number[];
+  /** What was read (or typed in), when a correction changed it; else null. */
+  readonly read: readonly number[] | null;
+  readonly readingValues: readonly number[] | null;
+  /** Every correction of this roll: who, when, why, from what to what. */
+  readonly corrections: ReadonlyArray<{ by: string; at: number; reason: string; from: readonly number[]; values: readonly number[] }>;
   readonly slots: readonly number[];
   readonly source: 'tower' | 'manual';
   readonly attempts: number;
@@ -23,10 +30,19 @@ export interface RollView {
   } | null;
 }
 
-function rollView(game: TableGame, roll: RollRecord, seatQuery: string): RollView {
+export function rollView(game: TableGame, roll: RollRecord, seatQuery: string): RollView {
+  const corrections = game.corrections.filter((c) => c.roll === roll.seq);
   return {
     seq: roll.seq,
-    values: roll.values,
+    values: effectiveValues(roll, game.corrections),
+    read: corrections.length > 0 ? roll.values : null,
+    /**
+     * The values in the order of `reading.dice`, for the labels on the frame: the
+     * same order as `values` for plain dice; unknown (null) for coloured dice,
+     * which the table orders by the request.
+     */
+    readingValues: roll.dice ? null : effectiveValues(roll, game.corrections),
+    corrections: corrections.map(({ by, at, reason, from, values }) => ({ by, at, reason, from, values })),
     slots: roll.request.slots,
     source: roll.source,
     attempts: roll.attempts,
@@ -42,6 +58,9 @@ function rollView(game: TableGame, roll: RollRecord, seatQuery: string): RollVie
       : null,
   };
 }
+
+/** Rolls in the scoreboard's history strip. */
+const RECENT_ROLLS = 12;
 
 /**
  * A game as `viewer` may see it: the public (null) sees no secret die, a seat
@@ -75,6 +94,17 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     /** The decisions open now (hold, score, bid...), for buttons; with secret hands only those the viewer may know of. */
     actions: def.legalActions(def.secretHands ? visible : game.state),
     lastRoll: last && lastVisible ? rollView(game, last, seatQuery) : null,
+    /** The last rolls this viewer may see, oldest first, for the history strip (thumbnails of their frames). */
+    recentRolls: game.rolls
+      .filter((r) => !r.request.secret || r.request.player === viewer)
+      .slice(-RECENT_ROLLS)
+      .map((r) => ({
+        seq: r.seq,
+        player: r.request.player,
+        values: effectiveValues(r, game.corrections),
+        corrected: game.corrections.some((c) => c.roll === r.seq),
+        frameUrl: r.source === 'tower' ? `/api/games/${game.id}/rolls/${r.seq}/frame.jpg${seatQuery}` : null,
+      })),
     rollCount: game.rolls.length,
     state: visible,
   };

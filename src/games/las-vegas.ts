@@ -13,6 +13,14 @@
  * `roll` actions. Every dice request names the physical dice (`dice`: colour
  * and size); a roll may carry the dice as read (`dice`), which must match.
  *
+ * Choices the rules give a player that this engine makes for them: the
+ * slot machine's bill choice (each winner takes the highest bill left),
+ * «Tie Winner»'s casino (the tie that pays most), «Swap Bill»'s bill (the
+ * lowest won this round). Fixed at the spec's default, not options: LV-10
+ * (the placeholder bonus deck, BONUS_DECK), LV-15 (one «Re-roll» use), LV-22
+ * (a bill won this round). A player a chaser gives a die back to may play a
+ * card on their next turn, not at once.
+ *
  * Dice slots, standard mode: every throw is one seat's dice. Slots 0-7 are
  * the thrower's eight dice (slot 0 the big die with `bigDice`, slot 7 and for
  * 2-5 players slot 6 purple chasers with `chaserDice`); slots 8 and up are
@@ -392,9 +400,9 @@ export type LasVegasAction =
   | { readonly type: 'roll'; readonly values: readonly number[]; readonly dice?: readonly ReadDie[] }
   /**
    * Put every thrown die showing `value` on casino `value`, or on the slot
-   * machine (`casino` 7). `earlyPayout`: play «Early Payout» on that casino.
+   * machine (`slotMachine`). `earlyPayout`: play «Early Payout» on that casino.
    */
-  | { readonly type: 'place'; readonly value: number; readonly casino?: number; readonly earlyPayout?: boolean }
+  | { readonly type: 'place'; readonly value: number; readonly slotMachine?: boolean; readonly earlyPayout?: boolean }
   /** A placed chaser removes this die (`seat` null: a spare white die). */
   | { readonly type: 'chase'; readonly seat: number | null; readonly slot: number }
   /** Plays an action card (spec 3.10); the fields each card needs are below. */
@@ -718,7 +726,16 @@ function tieWinnerChoices(state: LasVegasState, seat: number): Array<{ casino: n
  * reminder dice, and the next round or the end.
  */
 function scoreRound(state: LasVegasState): LasVegasState {
-  let s: LasVegasState = { ...state, lastPayouts: [], earlyPayouts: [] };
+  // Every colourful card on the table is replaced before any casino is scored (spec 3.7).
+  let deck = faceUp(state.deck);
+  let discard = [...state.discard];
+  const replaced = state.casinos.map((c) => {
+    const r = replaceColourful(c.bills, deck);
+    deck = r.deck;
+    discard = [...discard, ...r.discarded];
+    return { ...c, bills: r.bills };
+  });
+  let s: LasVegasState = { ...state, casinos: replaced, deck, discard, lastPayouts: [], earlyPayouts: [] };
   const winners: string[][] = s.casinos.map(() => []);
   s.players.forEach((p, seat) => {
     if (!p.tieWinner) return;
@@ -897,21 +914,17 @@ function applyRoll(state: LasVegasState, values: unknown, dice: unknown): LasVeg
   return { ...s, turn: { ...s.turn, mustTwo: boundByTwoCasinos(s, s.current) && distinct > 1 } };
 }
 
-function applyPlace(state: LasVegasState, a: { value?: unknown; casino?: unknown; earlyPayout?: unknown }): LasVegasState | InvalidAction {
+function applyPlace(state: LasVegasState, a: { value?: unknown; slotMachine?: unknown; earlyPayout?: unknown }): LasVegasState | InvalidAction {
   if (state.phase === 'chase') return invalid('game/must_chase', `${currentName(state)} must first choose the die the chaser removes.`);
   if (state.phase !== 'place') return invalid('game/no_throw_yet', `${currentName(state)} must throw before placing dice.`);
   const value = a.value;
   if (!isDieValue(value)) return invalid('game/bad_value', `Name the value to place as a whole number 1 to 6; got ${show(value)}.`);
   const values = thrownValues(state);
   if (!values.includes(value)) return invalid('game/value_not_thrown', `No die of this throw shows ${value}; place one of ${values.join(', ')}.`);
-  const casino = a.casino ?? value;
-  if (state.mode !== 'standard') {
-    if (casino !== value) return invalid('game/wrong_casino', `Dice showing ${value} go to casino ${value}.`);
-    return placeColours(state, value);
-  }
-  if (casino !== value && !(casino === SLOT_MACHINE && state.options.slotMachine)) {
-    return invalid('game/wrong_casino', `Dice showing ${value} go to casino ${value}${state.options.slotMachine ? ' or the slot machine (7)' : ''}; got ${show(casino)}.`);
-  }
+  if (a.slotMachine !== undefined && typeof a.slotMachine !== 'boolean') return invalid('game/bad_place', `slotMachine must be true or false; got ${show(a.slotMachine)}.`);
+  if (a.slotMachine === true && !(state.mode === 'standard' && state.options.slotMachine)) return invalid('game/no_slot_machine', 'This game is played without the slot machine (option slotMachine).');
+  const casino = a.slotMachine === true ? SLOT_MACHINE : value;
+  if (state.mode !== 'standard') return placeColours(state, value);
   if (casino === SLOT_MACHINE && !targetsFor(state, value).includes(SLOT_MACHINE)) return invalid('game/slot_value_taken', `The slot machine already has dice showing ${value}; nobody may place ${value}s there this round.`);
   const problem = twoCasinosProblem(state, casino);
   if (problem) return invalid('game/two_casinos', problem);
@@ -1154,8 +1167,9 @@ function standardLegal(state: LasVegasState): LasVegasAction[] {
   for (const value of thrownValues(state)) {
     for (const casino of targetsFor(state, value)) {
       if (twoCasinosProblem(state, casino)) continue;
-      out.push(casino === value ? { type: 'place', value } : { type: 'place', value, casino });
-      if (has('earlyPayout')) out.push({ type: 'place', value, casino, earlyPayout: true });
+      const target = casino === SLOT_MACHINE ? { slotMachine: true } : {};
+      out.push({ type: 'place', value, ...target });
+      if (has('earlyPayout')) out.push({ type: 'place', value, ...target, earlyPayout: true });
     }
   }
   if (has('reroll') && state.turn.placements.length === 0) {
@@ -1249,7 +1263,7 @@ function bot(state: LasVegasState, random: () => number): LasVegasAction | null 
     .filter((a): a is Extract<LasVegasAction, { type: 'place' }> => a.type === 'place' && a.earlyPayout !== true)
     .map((a) => {
       const slots = state.thrown.flatMap((v, slot) => (v === a.value ? [slot] : []));
-      return { a, gain: gainOf(state, slots, a.casino ?? a.value, a.value, before), dice: slots.length, tie: random() };
+      return { a, gain: gainOf(state, slots, a.slotMachine === true ? SLOT_MACHINE : a.value, a.value, before), dice: slots.length, tie: random() };
     });
   options.sort((x, y) => y.gain - x.gain || x.dice - y.dice || x.tie - y.tie);
   const best = options[0];
@@ -1269,7 +1283,7 @@ function bot(state: LasVegasState, random: () => number): LasVegasAction | null 
     const to = [1, 2, 3, 4, 5, 6].find((v) => !state.turn.placements.includes(v)) ?? 1;
     return { type: 'playCard', card: 'turnDie', slot, to };
   }
-  if (has('earlyPayout') && best.gain > 0) return { type: 'place', value: best.a.value, casino: best.a.casino ?? best.a.value, earlyPayout: true };
+  if (has('earlyPayout') && best.gain > 0) return { ...best.a, earlyPayout: true };
   return best.a;
 }
 
@@ -1441,10 +1455,11 @@ export const lasVegas: GameDef<LasVegasState, LasVegasAction, LasVegasOptions> =
   summary:
     'Dice placement for 2-5 players (up to 8 with the Boulevard extra dice) over four rounds. Six casinos (1-6) each get banknotes worth at least $50,000. In turn, each player throws all the dice they still hold and puts every die of one value on the casino with that number. When all dice are placed, each casino pays its bills, highest first, to the colours with the most dice, one bill each; colours tied on a count are all out. Most money after four rounds wins. Variant: neutral white dice thrown with your own, whose bills nobody gets. Boulevard modules, each an option: extra player dice, big dice that count as two, purple chasers that knock a die off, a minimum stake by player count, $100,000 bills, colourful cards, the slot machine (seventh casino, ties broken by pips), secret bonus cards with a reminder die, ten secret action cards; plus the solo game and the 2-4 player secret-colours variant.',
   dice: {
-    count: OWN_DICE + 4,
+    // 8 own + 4 white in a standard throw; 16 in the set-up throws of secret colours and solo variant 1.
+    count: 16,
     colours: [...ALL_COLOURS],
     sizes: ['normal', 'big'],
-    note: "Each throw is one player's dice: their 8 in their colour (slots 0-7; with big dice slot 0 is the big die, with chasers slot 7 and for 2-5 players slot 6 are purple chasers) plus, with neutral dice, white ones (slots 8 and up). Solo and secret colours throw one die of each colour. Every request names the dice (colour, size); the reminder dice of the bonus cards are never thrown.",
+    note: "Each throw is one player's dice: their 8 in their colour (slots 0-7; with big dice slot 0 is the big die, with chasers slot 7 and for 2-5 players slot 6 are purple chasers) plus, with neutral dice, white ones (slots 8 and up). Solo and secret colours throw one die of each colour, after a set-up throw of 8 or 16 dice (secret colours: 2 of each colour). Every request names the dice (colour, size); the reminder dice of the bonus cards are never thrown.",
   },
   secretThrows: false,
   secretHands: true,

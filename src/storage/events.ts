@@ -7,6 +7,8 @@ export interface GameCreatedPayload {
   readonly players: readonly string[];
   readonly bots: readonly number[];
   readonly options: Readonly<Record<string, unknown>>;
+  /** Set when the game was imported from an export: when, and the export's head hash. */
+  readonly imported?: { readonly at: number; readonly head: string };
 }
 
 /** A decision applied to a game (hold, score, bid...); never a roll, which is a `game/roll` event. */
@@ -26,15 +28,35 @@ export interface GameRollPayload {
   readonly frame: string | null;
 }
 
+/**
+ * A misread die put right by the operator: the roll's values as they should
+ * have been read. The roll's own event (and its reading) stays as it was;
+ * replay applies the roll with these values instead. The latest correction of
+ * a roll wins.
+ */
+export interface GameCorrectionPayload {
+  /** The roll corrected, by its number in the game (1, 2, ...). */
+  readonly roll: number;
+  /** The values before this correction (the reading, or an earlier correction). */
+  readonly from: readonly number[];
+  /** The values the roll is taken to have had. */
+  readonly values: readonly number[];
+  /** Who corrected it (the name the operator gave). */
+  readonly by: string;
+  /** Why (what the camera got wrong). */
+  readonly reason: string;
+}
+
 export interface PayloadByType {
   readonly 'game/created': GameCreatedPayload;
   readonly 'game/action': GameActionPayload;
   readonly 'game/roll': GameRollPayload;
+  readonly 'game/correction': GameCorrectionPayload;
 }
 
 export type EventType = keyof PayloadByType;
 
-export const EVENT_TYPES: readonly EventType[] = ['game/created', 'game/action', 'game/roll'];
+export const EVENT_TYPES: readonly EventType[] = ['game/created', 'game/action', 'game/roll', 'game/correction'];
 
 /** An event to append. `at` is ms since the epoch, from the caller's clock (the table's `now`). */
 export type NewEvent = {
@@ -50,7 +72,7 @@ export type StoredEvent = NewEvent & {
 };
 
 export type StoredCreated = Extract<StoredEvent, { type: 'game/created' }>;
-export type StoredStep = Extract<StoredEvent, { type: 'game/action' | 'game/roll' }>;
+export type StoredStep = Extract<StoredEvent, { type: 'game/action' | 'game/roll' | 'game/correction' }>;
 
 /** One game as the log has it: its setup, then its actions and rolls in the order they were applied. */
 export interface StoredGame {
@@ -62,3 +84,11 @@ export interface StoredGame {
 export type ChainCheck =
   | { readonly ok: true; readonly events: number; readonly head: string }
   | { readonly ok: false; readonly badSeq: number; readonly reason: string };
+
+/** One run of the server on this data directory (the history groups games by it). */
+export interface StoredSession {
+  readonly id: number;
+  readonly startedAt: number;
+  /** The dice-tower version that ran. */
+  readonly version: string;
+}

@@ -31,6 +31,17 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
     `,
   },
+  {
+    version: 2,
+    name: 'sessions: one row per server run',
+    sql: `
+      CREATE TABLE sessions (
+        id         INTEGER PRIMARY KEY,
+        started_at INTEGER NOT NULL,        -- ms since the epoch
+        version    TEXT    NOT NULL         -- dice-tower version that ran
+      ) STRICT;
+    `,
+  },
 ];
 
 /**

@@ -23,7 +23,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { canonicalJson } from './canonical-json.js';
 import { StoreError, errorText } from './errors.js';
-import { EVENT_TYPES, type ChainCheck, type EventType, type NewEvent, type StoredCreated, type StoredEvent, type StoredGame, type StoredStep } from './events.js';
+import { EVENT_TYPES, type ChainCheck, type EventType, type NewEvent, type StoredCreated, type StoredEvent, type StoredGame, type StoredSession, type StoredStep } from './events.js';
 import { MIGRATIONS, migrate, type Migration } from './migrations.js';
 import { TEMP_SUFFIX, writeFileAtomic } from './atomic-file.js';
 
@@ -110,6 +110,7 @@ export class GameStore {
   private readonly last: Database.Statement;
   private readonly created: Database.Statement;
   private readonly appendTx: (event: NewEvent) => StoredEvent;
+  private readonly appendAllTx: (events: readonly NewEvent[]) => StoredEvent[];
 
   /** Use `openStore`. */
   constructor(
@@ -124,6 +125,44 @@ export class GameStore {
     const tx = db.transaction((event: NewEvent) => this.appendInTx(event));
     // IMMEDIATE: the head is read and the row written under one write lock.
     this.appendTx = (event) => tx.immediate(event);
+    const all = db.transaction((events: readonly NewEvent[]) => events.map((e) => this.appendInTx(e)));
+    this.appendAllTx = (events) => all.immediate(events);
+  }
+
+  /**
+   * Appends several events in one transaction (an imported game): all of them
+   * are on record, or (on a throw) none. Same checks and errors as `appendEvent`.
+   */
+  appendEvents(events: readonly NewEvent[]): StoredEvent[] {
+    this.checkOpen();
+    events.forEach(checkEvent);
+    try {
+      return this.appendAllTx(events);
+    } catch (err) {
+      if (err instanceof StoreError) throw err;
+      throw new StoreError('store/write_failed', `Could not write ${events.length} events to ${this.dbPath}: ${errorText(err)}`, this.dbPath, { cause: err });
+    }
+  }
+
+  /** Records the start of a server run; returns its session id. */
+  startSession(at: number, version: string): number {
+    this.checkOpen();
+    try {
+      return Number(this.db.prepare('INSERT INTO sessions (started_at, version) VALUES (?, ?)').run(at, version).lastInsertRowid);
+    } catch (err) {
+      throw new StoreError('store/write_failed', `Could not record the session start in ${this.dbPath}: ${errorText(err)}`, this.dbPath, { cause: err });
+    }
+  }
+
+  /** Every server run on record, oldest first. */
+  sessions(): StoredSession[] {
+    this.checkOpen();
+    try {
+      const rows = this.db.prepare('SELECT id, started_at, version FROM sessions ORDER BY id').all() as Array<{ id: number; started_at: number; version: string }>;
+      return rows.map((r) => ({ id: r.id, startedAt: r.started_at, version: r.version }));
+    } catch (err) {
+      throw new StoreError('store/read_failed', `Could not read the sessions in ${this.dbPath}: ${errorText(err)}`, this.dbPath, { cause: err });
+    }
   }
 
   /**

@@ -67,16 +67,21 @@ function centreOf(box: readonly Point[]): Point {
 
 /**
  * Whether a die's (or object's) box lies partly outside the tray. A die can lie
- * past a calibrated tray region (on the rim); without one, the frame's edge
- * cuts a die partly outside it, so its box has a whole side along that edge
- * (a die lying near the edge touches it at one corner at most).
+ * past a calibrated tray region (on the rim). The frame's edge cuts a die
+ * partly outside it, so its box has a whole side along that edge (a die lying
+ * near the edge touches it at one corner at most).
  */
 function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number): boolean {
-  if (tray) {
-    return box.some((p) => p.x < tray.x - margin || p.y < tray.y - margin || p.x > tray.x + tray.width + margin || p.y > tray.y + tray.height + margin);
+  if (tray && box.some((p) => p.x < tray.x - margin || p.y < tray.y - margin || p.x > tray.x + tray.width + margin || p.y > tray.y + tray.height + margin)) {
+    return true;
   }
   const near = (f: (p: Point) => number) => box.filter((p) => f(p) <= margin).length >= 2;
   return near((p) => p.x) || near((p) => p.y) || near((p) => width - p.x) || near((p) => height - p.y);
+}
+
+/** Whether a box lies wholly beyond a calibrated tray region (on the table around the tray: not part of the roll). */
+function beyondTray(box: readonly Point[], tray: Region): boolean {
+  return box.every((p) => p.x < tray.x) || box.every((p) => p.y < tray.y) || box.every((p) => p.x > tray.x + tray.width) || box.every((p) => p.y > tray.y + tray.height);
 }
 
 /** Longest over shortest side of a box given by its corners in order. */
@@ -105,8 +110,12 @@ export function judgeScene(
   expectedCount?: number,
 ): Pick<DiceReading, 'dice' | 'valid' | 'problems' | 'issues'> {
   const outside = (box: readonly Point[]) => outsideTray(box, cfg.tray, draft.width, draft.height, cfg.trayMargin);
-  const classes = sizeClasses(draft.dice.map((d) => d.size), cfg);
-  const dice: DieReading[] = draft.dice.map((d, i) => ({
+  // Whatever lies wholly beyond a calibrated tray is not in the tray: a die there is a missing die.
+  const tray = cfg.tray;
+  const inTray = tray ? draft.dice.filter((d) => !beyondTray(d.box, tray)) : draft.dice;
+  const objects = tray ? draft.objects.filter((box) => !beyondTray(box, tray)) : draft.objects;
+  const classes = sizeClasses(inTray.map((d) => d.size), cfg);
+  const dice: DieReading[] = inTray.map((d, i) => ({
     ...d,
     colourConfident: d.lab !== undefined && colourIsConfident(d.lab, palette, lightnessWeight, cfg),
     sizeClass: classes[i] ?? null,
@@ -123,9 +132,14 @@ export function judgeScene(
       }
     });
   });
-  draft.dice.forEach((d, i) => {
+  inTray.forEach((d, i) => {
+    // Two dice one on the other make one blob that fills its box poorly and is larger than a die
+    // (a lone die with a ragged outline fills poorly too, but has a die's size).
     const fill = draft.fills?.get(d) ?? 1;
-    if (fill < cfg.minDieFill && !stacked.has(i)) {
+    const others = inTray.filter((e) => e !== d).map((e) => e.size);
+    const reference = cfg.dieSize ?? (others.length > 0 ? Math.min(...others) : null);
+    const oversized = reference === null || d.size / reference > cfg.normalRatio[1];
+    if (fill < cfg.minDieFill && oversized && !stacked.has(i)) {
       stacked.add(i);
       add('stacked', `the ${d.colour} die at ${where(d.center)} lies on another die: their faces cannot be read`, d.center);
     }
@@ -133,16 +147,17 @@ export function judgeScene(
   dice.forEach((d, i) => {
     const name = `the ${d.colour} die at ${where(d.center)}`;
     if (outside(d.box)) add('outside', `${name} lies partly outside the tray`, d.center);
+    else if (stacked.has(i)) return;
     else if (boxAspect(d.box) > cfg.cockedAspect) add('cocked', `${name} is cocked (not lying flat): its top face is foreshortened`, d.center);
-    else if (d.value === null && !stacked.has(i)) add('unreadable', `${name} cannot be read`, d.center);
+    else if (d.value === null) add('unreadable', `${name} cannot be read`, d.center);
   });
-  for (const box of draft.objects) {
+  for (const box of objects) {
     const at = centreOf(box);
     if (outside(box)) add('outside', `an object at ${where(at)} lies partly outside the tray`, at);
     else add('object', `an object at ${where(at)} is not a single die lying flat (dice stacked, pressed together or cocked)`, at);
   }
   if (expectedCount !== undefined && dice.length !== expectedCount) {
-    if (dice.length === 0 && draft.objects.length === 0) add('empty', `the tray is empty: expected ${expectedCount} dice`);
+    if (dice.length === 0 && objects.length === 0) add('empty', `the tray is empty: expected ${expectedCount} dice`);
     else add(dice.length < expectedCount ? 'too_few' : 'too_many', `expected ${expectedCount} dice in the tray, found ${dice.length}`);
   }
   issues.sort((p, q) => SEVERITY.indexOf(p.code) - SEVERITY.indexOf(q.code));

@@ -3,8 +3,8 @@
  * the routes the scoreboard and the private pages use: each throw goes
  * tower → camera → reader → coloured-dice match → game. The tower and reader
  * are fakes that read exactly the dice the game asked for, in a shuffled
- * order with seeded values (the simulator's coloured dice are another
- * branch's work); now and then a reading is unsure and the table re-rolls.
+ * order with seeded values, and now and then one colour unsure (so re-rolls
+ * happen on cue); tests/e2e plays it on the simulator with real vision.
  * Cards are played from the seat's private page; the public view never shows a hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -47,6 +47,8 @@ describe('private player page', () => {
     await expect.poll(() => bob.getByTestId('status').textContent()).toMatch(/Seat 2/);
     const bobValues = await bob.locator('[data-testid=own-dice] svg').evaluateAll((els) => els.map((e) => e.getAttribute('data-value')));
     expect(bobValues).toEqual(['', '']);
+    // The compact phone layout: nothing wider than the phone.
+    expect(await ann.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await ann.screenshot({ path: '/tmp/player-page.png' });
   });
 

@@ -48,7 +48,7 @@ function refuse(state: LasVegasState, action: unknown): InvalidAction {
 }
 
 const roll = (...values: number[]): LasVegasAction => ({ type: 'roll', values });
-const place = (value: number, casino?: number): LasVegasAction => (casino === undefined ? { type: 'place', value } : { type: 'place', value, casino });
+const place = (value: number, casino?: number): LasVegasAction => (casino === SLOT_MACHINE ? { type: 'place', value, slotMachine: true } : { type: 'place', value });
 const card = (c: ActionCard, extra: Record<string, unknown> = {}): LasVegasAction => ({ type: 'playCard', card: c, ...extra }) as LasVegasAction;
 const names = (n: number): string[] => ['Ann', 'Bob', 'Cat', 'Dan', 'Eve', 'Fay', 'Gus', 'Hal'].slice(0, n);
 const k = (n: number): number => n * 1000;
@@ -165,7 +165,7 @@ describe('module slotMachine (spec 3.8)', () => {
     // Back to Dina (Ann): her own 3 may not go there either.
     s = step(s, roll(3));
     expect(refuse(s, place(3, SLOT_MACHINE)).code).toBe('game/slot_value_taken');
-    expect(refuse(s, place(3, 5)).code).toBe('game/wrong_casino');
+    expect(refuse(step(lasVegas.setup(names(2)), roll(3, 3, 3, 3, 3, 3, 3, 3)), { type: 'place', value: 3, slotMachine: true }).code).toBe('game/no_slot_machine');
   });
   it('#14 Dina 3-3-3, Vasilis 6-6, Katie 4-4 then 1: Katie chooses first (total 9, highest 4), then Dina, then Vasilis', () => {
     const groups = slotGroups([...slotDice('dina', 0, [3, 3, 3]), ...slotDice('vasilis', 1, [6, 6]), ...slotDice('katie', 2, [4, 4, 1])]);
@@ -226,6 +226,16 @@ describe('module colourfulBills (spec 3.7)', () => {
     const three = s.lastPayouts.filter((p) => p.casino === 3).map((p) => billValue(p.bill)).sort();
     expect(three).toEqual([k(20), k(70)]);
     expect(s.discard).toEqual([colourful, colourful + 1]);
+  });
+  it('every colourful card is replaced before any casino is scored (a bill unclaimed at casino 1 cannot replace one at casino 2)', () => {
+    const [thirty] = billIds(30000);
+    let s = scenario(2, { colourfulBills: true, rounds: 2 }, { 1: { bills: [thirty!], dice: [] }, 2: { bills: [colourful], dice: dice('green', 1, 1) } }, [[7]]);
+    // An empty deck: the colourful card has nothing to be replaced by.
+    s = { ...s, discard: s.deck as number[], deck: [] };
+    s = step(step(s, roll(4)), place(4));
+    expect(s.lastPayouts.filter((p) => p.casino === 2)).toEqual([]);
+    expect(s.lastPayouts.filter((p) => p.casino === 1).map((p) => [p.seat, p.bill])).toEqual([[null, thirty]]);
+    expect(s.discard).toContain(colourful);
   });
   it('the board names a colourful card; it is worth nothing in money', () => {
     const s = scenario(2, { colourfulBills: true }, { 2: { bills: [colourful], dice: [] } });
@@ -326,14 +336,15 @@ describe('module actionCards (spec 3.10)', () => {
   });
   it('2-Casinos ends at its player\'s next turn (LV-14) and never binds a player who played Skip this round', () => {
     let s = withCards(scenario(2, opts, {}, [[0, 1, 2], [0, 1, 2, 3, 4]]), 0, ['twoCasinos']);
-    s = withCards(step(step(step(s, card('twoCasinos')), roll(2, 3)), place(2)), 1, ['skip']);
+    s = withCards(step(step(step(s, card('twoCasinos')), roll(2, 3, 3)), place(2)), 1, ['skip']);
     s = step(s, card('skip'));
     expect(s.current).toBe(0);
     // Ann's next turn: her card lapses.
     expect(s.twoCasinos).toEqual([]);
     expect(s.players[1]!.hand).toHaveLength(5);
     const rest = withCards(scenario(2, { ...opts, twoCasinosDuration: 'restOfRound' }, {}, [[0, 1, 2], [0, 1, 2, 3, 4]]), 0, ['twoCasinos']);
-    const later = step(step(step(step(step(rest, card('twoCasinos')), roll(2, 3)), place(2)), roll(1, 1, 1, 1, 1)), place(1));
+    const later = step(step(step(step(step(rest, card('twoCasinos')), roll(2, 3, 3)), place(2)), roll(1, 1, 1, 1, 1)), place(1));
+    expect(later.current).toBe(0);
     expect(later.twoCasinos).toEqual([0]);
   });
   it('2-Casinos with Turn-Dice: one die turned to the first casino\'s number may go there again instead of a second casino', () => {
@@ -523,6 +534,8 @@ describe('secret colours (spec 5)', () => {
 
 /** Games per mode: the issue asks for 10 000 (GAME_RUNS lowers it while developing). */
 const RUNS = Number(process.env.GAME_RUNS ?? 10_000);
+/** All modules take about 15 minutes for 10 000 games on a loaded 2-core machine: the limit is about hangs, not speed. */
+const LIMIT = 2_400_000;
 
 /** A player choosing uniformly among the legal actions (and throwing when asked). */
 function playRandomGame(players: string[], seed: number, options: Partial<LasVegasOptions>): LasVegasState {
@@ -543,19 +556,19 @@ function playRandomGame(players: string[], seed: number, options: Partial<LasVeg
 }
 
 describe('seeded games per mode keep the contract and conserve money and dice', () => {
-  it(`base game: ${RUNS} bot games`, { timeout: 900_000 }, () => {
+  it(`base game: ${RUNS} bot games`, { timeout: LIMIT }, () => {
     checkContract(lasVegas, RUNS, {}, checkInvariants);
   });
-  it(`all modules: ${RUNS} bot games`, { timeout: 900_000 }, () => {
+  it(`all modules: ${RUNS} bot games`, { timeout: LIMIT }, () => {
     checkContract(lasVegas, RUNS, ALL_MODULES, checkInvariants);
   });
-  it(`solo: ${RUNS} bot games`, { timeout: 900_000 }, () => {
+  it(`solo: ${RUNS} bot games`, { timeout: LIMIT }, () => {
     checkContract(lasVegas, RUNS, { mode: 'solo' }, checkInvariants);
   });
-  it(`secret colours: ${RUNS} bot games`, { timeout: 900_000 }, () => {
+  it(`secret colours: ${RUNS} bot games`, { timeout: LIMIT }, () => {
     checkContract(lasVegas, RUNS, { mode: 'secretColours' }, checkInvariants);
   });
-  it('all modules with 5-7 players, every non-default rule option, and random players trying every card', { timeout: 900_000 }, () => {
+  it('all modules with 5-7 players, every non-default rule option, and random players trying every card', { timeout: LIMIT }, () => {
     const noNeutral = { ...ALL_MODULES, neutralDice: false, extraPlayerDice: true };
     checkContract(lasVegas, Math.ceil(RUNS / 20), noNeutral, checkInvariants);
     const odd: Partial<LasVegasOptions> = {

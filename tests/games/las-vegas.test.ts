@@ -365,7 +365,7 @@ describe('options', () => {
     expect(lasVegas.diceRequest(s)).toMatchObject({ count: 10, slots: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], player: 0, secret: false });
     expect(slotColour(s, 8)).toBe('white');
     expect(lasVegas.diceRequest(plain)?.count).toBe(8);
-    expect(lasVegas.dice.count).toBe(12);
+    expect(lasVegas.dice.count).toBe(16);
   });
   it('neutralDice with 3 players: the start player throws the 2 spare white dice onto the casinos before each round', () => {
     let s = lasVegas.setup(names(3), { neutralDice: true });

@@ -32,7 +32,7 @@ describe('invalid scenes (fixtures/scenes)', () => {
 
   it('covers every validity rule', () => {
     const issues = new Set(cases.map((c) => c.fixture.issue));
-    for (const code of ['cocked', 'stacked', 'object', 'outside', 'too_few', 'too_many', 'empty'] as const) expect(issues).toContain(code);
+    for (const code of ['cocked', 'stacked', 'object', 'outside', 'unreadable', 'too_few', 'too_many', 'empty'] as const) expect(issues).toContain(code);
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('%s is refused for the right reason', async (_, { fixture, image }) => {

@@ -2,6 +2,9 @@
 // State comes in over the WebSocket (/ws); the operator's clicks go to the
 // REST API, whose replies are applied too (newest game version wins).
 
+import { drawOutlines } from './reading-overlay.js';
+import { renderTrust } from './trust.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -399,6 +402,7 @@ function render() {
   renderCamera(game);
   renderResult(game);
   renderSeatLinks(game);
+  renderTrust(game, { tower: state.connected ? state.tower : null, api, operator: operatorToken() !== '' });
 }
 
 /**
@@ -1062,6 +1066,13 @@ document.addEventListener('keydown', (e) => {
 // --- camera ----------------------------------------------------------------------
 
 let cameraKey = '';
+let cameraOutlinesKey = '';
+
+/** " · read 3 4 6, corrected by Kim: the six is a five" — the original reading stays visible. */
+function correctionText(roll) {
+  const last = roll.corrections?.[roll.corrections.length - 1];
+  return last ? ` · read ${roll.read.join(' ')}, corrected by ${last.by}: ${last.reason}` : '';
+}
 
 function renderCamera(game) {
   const b = game.board;
@@ -1074,10 +1085,18 @@ function renderCamera(game) {
   caption.textContent = !last
     ? ''
     : `${previousTurn ? 'Previous turn · ' : ''}Roll ${last.seq}: ${last.values.join(' ')}` +
-      (last.source === 'manual' ? ' · typed in by hand' : last.reading ? ` · read in ${Math.round(last.reading.ms)} ms${last.attempts > 1 ? ` · ${last.attempts} tower attempts` : ''}` : '');
+      (last.source === 'manual' ? ' · typed in by hand' : last.reading ? ` · read in ${Math.round(last.reading.ms)} ms${last.attempts > 1 ? ` · ${last.attempts} tower attempts` : ''}` : '') +
+      correctionText(last);
   $('camera').classList.toggle('stale', previousTurn);
-  if (key === cameraKey) return;
+  // A correction changes the labels, not the picture: redraw the outlines only.
+  const outlinesKey = `${key}:${last?.corrections?.length ?? 0}`;
+  if (key === cameraKey) {
+    if (outlinesKey !== cameraOutlinesKey && last?.reading) drawOutlines($('camera-overlay'), last.reading, last.slots, last.readingValues);
+    cameraOutlinesKey = outlinesKey;
+    return;
+  }
   cameraKey = key;
+  cameraOutlinesKey = outlinesKey;
 
   const frame = $('frame');
   const img = $('camera-frame');
@@ -1106,26 +1125,8 @@ function renderCamera(game) {
   img.onerror = () => (img.dataset.loaded = 'error');
   img.src = last.frameUrl;
 
-  overlay.setAttribute('viewBox', `0 0 ${width} ${height}`);
   overlay.dataset.seq = String(last.seq);
-  const font = Math.round(height * 0.075);
-  const outlines = (reading?.dice ?? []).map((d, i) => {
-    const points = d.box.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
-    const top = Math.min(...d.box.map((p) => p.y));
-    const bottom = Math.max(...d.box.map((p) => p.y));
-    // Label above the die, or below it when the die touches the top edge.
-    const above = top - font * 0.3 > font;
-    const y = above ? top - font * 0.3 : bottom + font * 1.05;
-    const slot = last.slots[i];
-    return s(
-      'g',
-      { class: `outline${d.value === null ? ' unread' : ''}`, 'data-testid': 'die-outline', 'data-value': d.value ?? '', 'data-slot': slot ?? '' },
-      s('polygon', { points }),
-      s('text', { x: d.center.x.toFixed(1), y: y.toFixed(1), 'font-size': font }, d.value === null ? '?' : String(d.value)),
-    );
-  });
-  overlay.replaceChildren(...outlines);
-  overlay.dataset.count = String(outlines.length);
+  drawOutlines(overlay, reading, last.slots, last.readingValues);
 }
 
 // --- game over -----------------------------------------------------------------

@@ -1,0 +1,218 @@
+/**
+ * The live feed, WebSocket /ws. The server sends `snapshot` on connect, then
+ * `game`, `tower` and `notice` on every change. Clients may send the messages
+ * of CLIENT_MESSAGES: each is checked against its schema like a REST body,
+ * answered, or refused with an `error` naming the problem. A client that keeps
+ * sending junk (or too much) is disconnected (close code 1008).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { TableError, type Table, type TableEvent } from '../table.js';
+import { gameView } from './views.js';
+import type { OperatorAuth } from './operator-auth.js';
+
+/** Malformed messages (bad JSON, schema, wrong token) a client may send before it is disconnected. */
+export const MAX_STRIKES = 5;
+/** Messages a client may send per RATE_WINDOW_MS before it is disconnected. */
+export const MAX_MESSAGES = 30;
+export const RATE_WINDOW_MS = 10_000;
+
+type Field = { readonly required: boolean; readonly check: (v: unknown) => string | null; readonly doc: string };
+
+const id = (max: number) => (v: unknown) => (typeof v === 'string' && /^[A-Za-z0-9_-]+$/.test(v) && v.length <= max ? null : `must be an id (letters, digits, - and _, at most ${max})`);
+const str = (min: number, max: number) => (v: unknown) => (typeof v === 'string' && v.length >= min && v.length <= max ? null : `must be a string of ${min} to ${max} characters`);
+const int = (min: number, max: number) => (v: unknown) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `must be an integer from ${min} to ${max}`);
+const ref = (v: unknown) => (str(1, 64)(v) === null || int(0, 2 ** 31)(v) === null ? null : 'must be a string (1-64) or an integer');
+
+/**
+ * The messages a client may send: their fields (unknown fields are refused),
+ * what each is for, and who may send it. `ref` is echoed in the reply.
+ */
+export const CLIENT_MESSAGES = {
+  ping: {
+    access: 'anyone',
+    doc: 'Keep-alive; answered with pong.',
+    fields: { ref: { required: false, check: ref, doc: 'echoed back' } },
+  },
+  auth: {
+    access: 'anyone',
+    doc: 'Operator token (→ role operator), or a seat token with game and seat (→ that seat: game messages of that game then carry its secret dice).',
+    fields: {
+      token: { required: true, check: str(1, 200), doc: 'operator or seat token' },
+      game: { required: false, check: id(64), doc: 'game id, with seat' },
+      seat: { required: false, check: int(0, 29), doc: 'seat number, with game' },
+      ref: { required: false, check: ref, doc: 'echoed back' },
+    },
+  },
+  subscribe: {
+    access: 'anyone',
+    doc: 'Only game messages of these games from now on (tower and notice messages always come); "all" for every game.',
+    fields: {
+      games: { required: true, check: (v: unknown) => (v === 'all' || (Array.isArray(v) && v.length <= 50 && v.every((g) => id(64)(g) === null)) ? null : 'must be "all" or a list of at most 50 game ids'), doc: 'game ids or "all"' },
+      ref: { required: false, check: ref, doc: 'echoed back' },
+    },
+  },
+  roll: {
+    access: 'operator',
+    doc: 'Rolls the dice the game waits for through the tower (as POST /api/games/:id/roll); answered with rolled or error.',
+    fields: {
+      game: { required: true, check: id(64), doc: 'game id' },
+      ref: { required: false, check: ref, doc: 'echoed back' },
+    },
+  },
+} as const satisfies Record<string, { access: 'anyone' | 'operator'; doc: string; fields: Record<string, Field> }>;
+
+export type ClientMessageType = keyof typeof CLIENT_MESSAGES;
+
+/** The messages the server sends, for the README and the tests. */
+export const SERVER_MESSAGES = ['snapshot', 'game', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error'] as const;
+
+type Parsed = { ok: true; type: ClientMessageType; body: Record<string, unknown> } | { ok: false; code: string; message: string };
+
+/** Checks one client message against its schema; the refusal names the field and the problem. */
+export function parseClientMessage(text: string): Parsed {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, code: 'ws/bad_json', message: 'The message is not JSON; send an object like {"type":"ping"}.' };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false, code: 'ws/bad_message', message: 'The message must be a JSON object with a "type".' };
+  const body = data as Record<string, unknown>;
+  const type = body.type;
+  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(CLIENT_MESSAGES, type)) {
+    return { ok: false, code: 'ws/unknown_type', message: `Unknown message type ${JSON.stringify(type)}; the feed takes ${Object.keys(CLIENT_MESSAGES).join(', ')}.` };
+  }
+  const spec = CLIENT_MESSAGES[type as ClientMessageType];
+  const fields: Record<string, Field> = spec.fields;
+  for (const key of Object.keys(body)) {
+    if (key !== 'type' && !(key in fields)) return { ok: false, code: 'ws/bad_message', message: `A ${type} message has no field '${key}'.` };
+  }
+  for (const [key, field] of Object.entries(fields)) {
+    if (body[key] === undefined) {
+      if (field.required) return { ok: false, code: 'ws/bad_message', message: `A ${type} message needs '${key}' (${field.doc}).` };
+      continue;
+    }
+    const problem = field.check(body[key]);
+    if (problem) return { ok: false, code: 'ws/bad_message', message: `${type}.${key} ${problem}.` };
+  }
+  if (type === 'auth' && (body.game === undefined) !== (body.seat === undefined)) {
+    return { ok: false, code: 'ws/bad_message', message: 'A seat auth message needs both game and seat (an operator auth has neither).' };
+  }
+  return { ok: true, type: type as ClientMessageType, body };
+}
+
+interface Client {
+  role: 'viewer' | 'operator' | { game: string; seat: number; token: string };
+  games: Set<string> | null;
+  strikes: number;
+  sent: number[];
+}
+
+export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorAuth): void {
+  const clients = new Map<WebSocket, Client>();
+  const send = (socket: WebSocket, message: object) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ v: 1, ...message }));
+  };
+
+  const unsubscribe = table.subscribe((event: TableEvent) => {
+    if (clients.size === 0) return;
+    if (event.type !== 'game') {
+      const text = JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message });
+      for (const socket of clients.keys()) if (socket.readyState === socket.OPEN) socket.send(text);
+      return;
+    }
+    // One serialisation for the public; a seat's own view for a socket authenticated as a seat of this game.
+    let publicText: string | null = null;
+    for (const [socket, client] of clients) {
+      if (client.games && !client.games.has(event.game.id)) continue;
+      const role = client.role;
+      if (typeof role === 'object' && role.game === event.game.id) {
+        send(socket, { type: 'game', game: gameView(table, event.game, role.seat, role.token) });
+        continue;
+      }
+      publicText ??= JSON.stringify({ type: 'game', v: 1, game: gameView(table, event.game) });
+      if (socket.readyState === socket.OPEN) socket.send(publicText);
+    }
+  });
+  // A changed operator token ends the operator rights of every socket that used the old one.
+  const offToken = auth.onChange(() => {
+    for (const [socket, client] of clients) {
+      if (client.role !== 'operator') continue;
+      client.role = 'viewer';
+      send(socket, { type: 'auth', role: 'viewer', reason: 'The operator token was changed; authenticate again with the new one.' });
+    }
+  });
+  api.addHook('onClose', async () => {
+    unsubscribe();
+    offToken();
+  });
+
+  api.get('/ws', { websocket: true, config: { access: 'public' } }, (socket) => {
+    const client: Client = { role: 'viewer', games: null, strikes: 0, sent: [] };
+    clients.set(socket, client);
+    socket.on('close', () => clients.delete(socket));
+    const refuse = (code: string, message: string, ref: unknown, strike: boolean) => {
+      send(socket, { type: 'error', code, message, ...(ref === undefined ? {} : { ref }) });
+      if (strike && ++client.strikes >= MAX_STRIKES) socket.close(1008, 'too many bad messages');
+    };
+    socket.on('message', (data, isBinary) => {
+      const at = Date.now();
+      client.sent = client.sent.filter((t) => t > at - RATE_WINDOW_MS);
+      client.sent.push(at);
+      if (client.sent.length > MAX_MESSAGES) {
+        socket.close(1008, 'too many messages');
+        return;
+      }
+      if (isBinary) return refuse('ws/bad_message', 'The feed takes text messages (JSON), not binary ones.', undefined, true);
+      const parsed = parseClientMessage(String(data));
+      if (!parsed.ok) return refuse(parsed.code, parsed.message, undefined, true);
+      const { body } = parsed;
+      const replyRef = body.ref === undefined ? {} : { ref: body.ref };
+      switch (parsed.type) {
+        case 'ping':
+          return send(socket, { type: 'pong', ...replyRef });
+        case 'auth': {
+          const token = body.token as string;
+          if (body.game === undefined) {
+            if (!auth.enabled) return send(socket, { type: 'auth', role: 'operator', ...replyRef });
+            if (auth.check(token) !== 'ok') return refuse('auth/bad_token', 'That is not the operator token.', body.ref, true);
+            client.role = 'operator';
+            return send(socket, { type: 'auth', role: 'operator', ...replyRef });
+          }
+          try {
+            const game = table.checkSeat(body.game as string, body.seat as number, token);
+            client.role = { game: game.id, seat: body.seat as number, token };
+            send(socket, { type: 'auth', role: 'seat', game: game.id, seat: body.seat, ...replyRef });
+            return send(socket, { type: 'game', game: gameView(table, game, body.seat as number, token) });
+          } catch (err) {
+            if (err instanceof TableError) return refuse(err.code, err.message, body.ref, err.statusCode === 403);
+            throw err;
+          }
+        }
+        case 'subscribe': {
+          const games = body.games === 'all' ? null : (body.games as string[]);
+          const unknown = games?.find((g) => !table.list().some((t) => t.id === g));
+          if (unknown !== undefined) return refuse('table/game_not_found', `There is no game with id '${unknown}'.`, body.ref, false);
+          client.games = games ? new Set(games) : null;
+          return send(socket, { type: 'subscribed', games: games ?? 'all', ...replyRef });
+        }
+        case 'roll': {
+          if (auth.enabled && client.role !== 'operator') {
+            return refuse('auth/operator_only', 'Rolling is an operator action: send {"type":"auth","token":"<operator token>"} first.', body.ref, false);
+          }
+          table.roll(body.game as string).then(
+            (game) => send(socket, { type: 'rolled', game: game.id, version: game.version, ...replyRef }),
+            (err: unknown) => {
+              const code = err instanceof TableError ? err.code : 'api/internal';
+              const message = err instanceof TableError ? err.message : 'Something went wrong on the server; the game state is unchanged.';
+              send(socket, { type: 'error', code, message, ...replyRef });
+            },
+          );
+          return;
+        }
+      }
+    });
+    send(socket, { type: 'snapshot', games: table.list().map((g) => gameView(table, g)), tower: table.tower() });
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * The operator's token, shared by the REST routes and the live feed, and
+ * changeable while the server runs (the old one stops working at once).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { TableError } from '../table.js';
+
+/** Shortest token the operator may choose: guessing it must stay out of reach of the rate limit. */
+export const MIN_TOKEN_LENGTH = 16;
+
+export type TokenCheck = 'ok' | 'missing' | 'bad';
+
+export class OperatorAuth {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private token: string | undefined,
+    /** Keeps a changed token (the data directory); throws a TableError when it cannot be changed here. Absent: in memory only. */
+    private readonly persist?: (token: string) => void,
+  ) {}
+
+  /** Whether actions need a token at all (no token: an open API for tests or a single trusted screen). */
+  get enabled(): boolean {
+    return this.token !== undefined && this.token !== '';
+  }
+
+  check(given: string | undefined): TokenCheck {
+    if (!this.enabled) return 'ok';
+    if (!given) return 'missing';
+    const a = Buffer.from(this.token as string);
+    const b = Buffer.from(given);
+    return a.length === b.length && timingSafeEqual(a, b) ? 'ok' : 'bad';
+  }
+
+  /** Throws the 401/403 the REST routes send for a missing or wrong token. */
+  require(given: string | undefined): void {
+    const result = this.check(given);
+    if (result === 'missing') throw new TableError('auth/missing_token', 'This is an operator action: send the operator token as "Authorization: Bearer <token>".', 401);
+    if (result === 'bad') throw new TableError('auth/bad_token', 'That is not the operator token.', 403);
+  }
+
+  /** Sets a new token (the given one, or a random one); returns it. Everyone holding the old one loses operator rights. */
+  change(next?: string): string {
+    if (!this.enabled) throw new TableError('auth/no_token', 'This server runs without an operator token (open to all); there is no token to change.', 409);
+    const token = next ?? randomBytes(24).toString('base64url');
+    if (token.length < MIN_TOKEN_LENGTH) throw new TableError('auth/weak_token', `An operator token needs at least ${MIN_TOKEN_LENGTH} characters.`, 400);
+    this.persist?.(token);
+    this.token = token;
+    for (const listener of this.listeners) listener();
+    return token;
+  }
+
+  /** Called after every change (the feed drops operator rights of its sockets). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,168 @@
+// History: the sessions (server runs) and their games; one game's rolls
+// stepped through with their camera frames and readings; export and import.
+import { drawOutlines } from './reading-overlay.js';
+import { h, SVG_NS } from './dom.js';
+
+const TOKEN_KEY = 'dice-tower-operator-token';
+const token = () => localStorage.getItem(TOKEN_KEY) ?? '';
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const view = { game: params.get('game'), roll: Number(params.get('roll')) || null, data: null };
+
+let toastTimer = 0;
+function toast(message, code = '') {
+  $('toast-message').textContent = message;
+  $('toast-code').textContent = code;
+  $('toast').hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => ($('toast').hidden = true), 8000);
+}
+
+async function getJson(path, auth = false) {
+  const res = await fetch(path, auth && token() ? { headers: { authorization: `Bearer ${token()}` } } : {});
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw Object.assign(new Error(body?.message ?? `${res.status} ${res.statusText}`), { code: body?.code });
+  return body;
+}
+
+const when = (ms) => new Date(ms).toLocaleString();
+
+async function loadList() {
+  const { sessions, games } = await getJson('/api/history');
+  const groups = [...sessions].reverse().map((s) => ({ title: `Session ${s.id} · ${when(s.startedAt)}`, games: games.filter((g) => g.session === s.id) }));
+  const loose = games.filter((g) => g.session === null);
+  if (loose.length) groups.push({ title: 'Imported or before any session', games: loose });
+  $('sessions').replaceChildren(
+    ...groups
+      .filter((g) => g.games.length > 0)
+      .map((group) =>
+        h(
+          'section',
+          { class: 'session', 'data-testid': 'session' },
+          h('h2', {}, group.title),
+          ...group.games.map((g) =>
+            h(
+              'a',
+              { class: 'game-link', href: `?game=${g.id}`, 'data-testid': `history-game-${g.id}`, 'aria-current': String(g.id === view.game), onclick: (e) => (e.preventDefault(), open(g.id, null)) },
+              `${g.name}: ${g.players.join(', ')}`,
+              h('small', {}, `${when(g.createdAt)} · ${g.rollCount} roll${g.rollCount === 1 ? '' : 's'}${g.correctionCount ? ` · ${g.correctionCount} corrected` : ''}${g.over ? ` · won by ${g.winners.map((w) => g.players[w]).join(', ')}` : ''}`),
+            ),
+          ),
+        ),
+      ),
+  );
+  if (games.length === 0) $('sessions').replaceChildren(h('p', { class: 'big-note' }, 'No games on record yet.'));
+}
+
+async function open(id, roll) {
+  view.game = id;
+  try {
+    view.data = await getJson(`/api/games/${encodeURIComponent(id)}/rolls`);
+  } catch (err) {
+    toast(err.message, err.code);
+    return;
+  }
+  const count = view.data.rolls.length;
+  view.roll = roll && roll >= 1 && roll <= count ? roll : count || null;
+  for (const a of document.querySelectorAll('.game-link')) a.setAttribute('aria-current', String(a.dataset.testid === `history-game-${id}`));
+  renderGame();
+}
+
+function go(seq) {
+  if (!view.data || seq < 1 || seq > view.data.rolls.length) return;
+  view.roll = seq;
+  renderGame();
+}
+
+function renderGame() {
+  const { game, rolls } = view.data;
+  const url = new URL(location.href);
+  url.searchParams.set('game', game.id);
+  if (view.roll) url.searchParams.set('roll', String(view.roll));
+  history.replaceState(null, '', url);
+  const roll = rolls[(view.roll ?? 1) - 1] ?? null;
+  const frame = roll?.frameUrl
+    ? h('div', { class: 'frame', style: `--ar:${roll.reading?.width ?? 16} / ${roll.reading?.height ?? 9}` }, h('img', { src: roll.frameUrl, alt: `Camera frame of roll ${roll.seq}`, 'data-testid': 'history-frame' }), document.createElementNS(SVG_NS, 'svg'))
+    : h('div', { class: 'no-frame' }, roll ? (roll.secret ? 'A secret throw: only its player saw it.' : roll.source === 'manual' ? 'Typed in by hand: no camera frame' : 'No frame kept (imported game)') : 'No rolls');
+  const svg = frame.querySelector?.('svg');
+  if (svg && roll?.reading) {
+    svg.setAttribute('class', 'overlay');
+    svg.setAttribute('preserveAspectRatio', 'none');
+    svg.dataset.testid = 'history-overlay';
+    drawOutlines(svg, roll.reading, roll.slots, roll.readingValues);
+  }
+  const facts = roll
+    ? h(
+        'dl',
+        { class: 'roll-facts', 'data-testid': 'roll-facts' },
+        h('dt', {}, 'Roll'),
+        h('dd', { 'data-testid': 'roll-seq' }, `${roll.seq} of ${rolls.length}`),
+        h('dt', {}, 'Player'),
+        h('dd', {}, game.players[roll.player] ?? ''),
+        h('dt', {}, 'Dice'),
+        h('dd', { 'data-testid': 'roll-values' }, roll.values ? roll.values.join(' ') : 'secret'),
+        roll.read ? [h('dt', {}, 'Read by the camera'), h('dd', { class: 'corrected', 'data-testid': 'roll-read' }, roll.read.join(' '))] : null,
+        ...roll.corrections.map((c) => [h('dt', {}, 'Correction'), h('dd', { class: 'corrected', 'data-testid': 'roll-correction' }, `${c.from.join(' ')} → ${c.values.join(' ')} by ${c.by}, ${when(c.at)}: ${c.reason}`)]),
+        h('dt', {}, 'How'),
+        h('dd', {}, roll.source === 'manual' ? 'typed in' : `tower, ${roll.attempts} attempt${roll.attempts === 1 ? '' : 's'}${roll.reading ? `, read in ${Math.round(roll.reading.ms)} ms` : ''}`),
+        h('dt', {}, 'When'),
+        h('dd', {}, when(roll.at)),
+      )
+    : h('p', {}, 'This game has no rolls yet.');
+  $('game-view').replaceChildren(
+    h('h2', { 'data-testid': 'history-title' }, `${game.name}: ${game.players.join(', ')}`),
+    h('p', { class: 'setup-note' }, `${when(game.createdAt)} · ${game.over ? `won by ${game.winners.map((w) => game.players[w]).join(', ')}` : 'not finished'}`),
+    h(
+      'div',
+      { class: 'roll-nav' },
+      h('button', { class: 'button small', type: 'button', 'data-testid': 'prev-roll', disabled: !roll || roll.seq <= 1, onclick: () => go(view.roll - 1) }, '← Previous'),
+      h('button', { class: 'button small', type: 'button', 'data-testid': 'next-roll', disabled: !roll || roll.seq >= rolls.length, onclick: () => go(view.roll + 1) }, 'Next →'),
+      token() ? h('button', { class: 'button small ghost', type: 'button', 'data-testid': 'export-game', onclick: () => exportGame(game.id) }, 'Export JSON') : null,
+      h('a', { class: 'button small ghost', href: `/?game=${game.id}` }, 'Open on the scoreboard'),
+    ),
+    h('div', { class: 'roll-viewer' }, h('div', {}, frame), facts),
+    h('div', { class: 'roll-list', 'data-testid': 'roll-list' }, ...rolls.map((r) => h('button', { class: 'button small ghost', type: 'button', 'aria-current': String(r.seq === view.roll), onclick: () => go(r.seq) }, r.corrections.length ? `${r.seq}✎` : String(r.seq)))),
+  );
+}
+
+async function exportGame(id) {
+  try {
+    const exp = await getJson(`/api/games/${encodeURIComponent(id)}/export`, true);
+    const a = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(exp, null, 1)], { type: 'application/json' })), download: `dice-tower-${id}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (err) {
+    toast(err.message, err.code);
+  }
+}
+
+$('import-form').hidden = !token();
+$('import-file').addEventListener('change', async (e) => {
+  const file = e.target.files?.[0];
+  if (!file) return;
+  let body;
+  try {
+    body = JSON.parse(await file.text());
+  } catch {
+    toast(`${file.name} is not JSON: choose a file exported from dice-tower.`);
+    return;
+  }
+  const res = await fetch('/api/games/import', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token()}` }, body: JSON.stringify(body) });
+  const reply = await res.json().catch(() => null);
+  if (!res.ok) {
+    toast(reply?.message ?? `${res.status} ${res.statusText}`, reply?.code);
+    return;
+  }
+  await loadList();
+  await open(reply.id, null);
+});
+
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'ArrowLeft') go((view.roll ?? 1) - 1);
+  if (e.key === 'ArrowRight') go((view.roll ?? 0) + 1);
+});
+
+loadList()
+  .then(() => (view.game ? open(view.game, view.roll) : undefined))
+  .catch((err) => toast(err.message, err.code));

@@ -1,0 +1,62 @@
+// Overlay for streaming software: the shown game's dice and scores on a
+// transparent page, live over the feed. ?game=<id> pins a game; otherwise the
+// most recently changed game is shown.
+import { dieFace } from './dom.js';
+
+const pinned = new URLSearchParams(location.search).get('game');
+const games = new Map();
+const $ = (id) => document.getElementById(id);
+
+const die = (value, held) => dieFace(value, value ? (held ? 'held' : '') : 'blank');
+
+/** A player's score as one number or text: the scorecard's total, or the table's first column. */
+function score(board, i) {
+  const p = board.players[i];
+  if (board.kind === 'scorecard') {
+    const total = board.rows.filter((r) => r.kind === 'total').at(-1);
+    return total ? (p.cells[total.id] ?? 0) : '';
+  }
+  const col = board.columns[0];
+  return col ? (p.values[col.id] ?? '') : '';
+}
+
+function render() {
+  const game = pinned ? games.get(pinned) : [...games.values()].sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  $('overlay').hidden = !game || !game.board;
+  if (!game || !game.board) return;
+  const b = game.board;
+  document.body.dataset.gameId = game.id;
+  $('ov-dice').replaceChildren(...(b.dice ?? []).map((v, i) => die(v, b.held?.[i])));
+  $('ov-status').textContent = game.result ? `${game.name}: game over` : (b.status ?? '');
+  $('ov-scores').replaceChildren(
+    ...b.players.map((p, i) => {
+      const li = document.createElement('li');
+      li.className = i === b.current && !game.result ? 'current' : '';
+      li.dataset.testid = `overlay-score-${i}`;
+      li.append(p.name, Object.assign(document.createElement('span'), { className: 'score', textContent: String(score(b, i)) }));
+      return li;
+    }),
+  );
+}
+
+let backoff = 500;
+function connect() {
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+  ws.addEventListener('message', (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.type === 'snapshot') {
+      games.clear();
+      for (const g of msg.games) games.set(g.id, g);
+      backoff = 500;
+    } else if (msg.type === 'game') {
+      const known = games.get(msg.game.id);
+      if (!known || known.version <= msg.game.version) games.set(msg.game.id, msg.game);
+    } else return;
+    render();
+  });
+  ws.addEventListener('close', () => {
+    setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 10_000);
+  });
+}
+connect();

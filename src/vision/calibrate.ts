@@ -1,0 +1,146 @@
+/**
+ * Calibration: from a shot of the empty tray, the tray region; from a shot of
+ * each player's dice, that colour's Lab and the edge of a normal die. The
+ * result is a small JSON file (`<data dir>/calibration.json`) that `serve` and
+ * `read` load into the reader's config. Measuring is pure; reading and writing
+ * the file are the two functions at the end.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import cv from '../hardware/opencv.js';
+import { DEFAULT_PALETTE, type Lab } from './palette.js';
+import { DEFAULT_VISION_CONFIG, readDiceInImage, type VisionConfig } from './read-dice.js';
+import type { Region } from './validity.js';
+
+export interface Calibration {
+  readonly version: 1;
+  /** When it was made (ISO 8601). */
+  readonly createdAt: string;
+  /** Size of the frames it was made from: a camera at another resolution needs a new calibration. */
+  readonly frame: { readonly width: number; readonly height: number };
+  /** The tray floor, frame pixels; null when the floor fills the frame (the frame's edge is the tray's). */
+  readonly tray: Region | null;
+  /** The empty-tray reference image, a file name beside the calibration file; null when none was taken. */
+  readonly emptyTray: string | null;
+  /** Edge of a normal die, pixels, measured on the dice shots; null when no dice were shot. */
+  readonly dieSize: number | null;
+  /** Measured colour of each player's dice. */
+  readonly palette: Readonly<Record<string, Lab>>;
+}
+
+/** How far (weighted Lab) a pixel may be from the floor colour and still be floor. */
+const FLOOR_DISTANCE = 18;
+/** A region side within this share of the frame's edge is taken as the frame's edge. */
+const EDGE_SNAP = 0.01;
+
+/**
+ * The tray floor in an empty-tray shot: the connected area of the floor's
+ * colour (taken at the frame's centre) around the centre, as an upright box.
+ * Null when it fills the frame. Throws when the centre is not floor-coloured
+ * over a die's width or so (no tray in view).
+ */
+export function findTrayRegion(image: cv.Mat): Region | null {
+  const scale = 4;
+  const small = image.resize(Math.round(image.rows / scale), Math.round(image.cols / scale), 0, 0, cv.INTER_AREA).cvtColor(cv.COLOR_BGR2Lab);
+  const cx = Math.floor(small.cols / 2);
+  const cy = Math.floor(small.rows / 2);
+  const probe = small.getRegion(new cv.Rect(cx - 8, cy - 8, 16, 16)).copy();
+  const data = probe.getData();
+  const sums = [0, 0, 0];
+  for (let i = 0; i < data.length; i += 3) for (let c = 0; c < 3; c++) sums[c]! += data[i + c] ?? 0;
+  const n = data.length / 3;
+  const floor = new cv.Vec3((sums[0] ?? 0) / n, (sums[1] ?? 0) / n, (sums[2] ?? 0) / n);
+  const [dL, da, db] = small.absdiff(new cv.Mat(small.rows, small.cols, cv.CV_8UC3).setTo(floor)).splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
+  // Lightness counts half: light falls off towards the tray's corners.
+  const distance = dL.addWeighted(0.5 / 2.55, da, 1, 0).addWeighted(1, db, 1, 0);
+  const mask = distance
+    .threshold(FLOOR_DISTANCE, 255, cv.THRESH_BINARY_INV)
+    .morphologyEx(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 5)), cv.MORPH_CLOSE);
+  const around = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE).find((c) => {
+    const r = c.boundingRect();
+    return r.x <= cx && r.y <= cy && r.x + r.width >= cx && r.y + r.height >= cy && c.area > 0.1 * small.rows * small.cols;
+  });
+  if (!around) throw new Error('no tray floor found around the middle of the image: point the camera at the empty tray');
+  const r = around.boundingRect();
+  const snap = (v: number, limit: number) => (Math.abs(v - limit) <= limit * EDGE_SNAP + 1 ? limit : v);
+  const x0 = r.x * scale <= image.cols * EDGE_SNAP ? 0 : (r.x + 1) * scale;
+  const y0 = r.y * scale <= image.rows * EDGE_SNAP ? 0 : (r.y + 1) * scale;
+  const x1 = snap((r.x + r.width - 1) * scale, image.cols);
+  const y1 = snap((r.y + r.height - 1) * scale, image.rows);
+  if (x0 === 0 && y0 === 0 && x1 === image.cols && y1 === image.rows) return null;
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/**
+ * A shot of one colour's dice lying in the tray: their median colour and
+ * median edge. Throws when no die is found.
+ */
+export function measureDice(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG): { lab: Lab; dieSize: number; count: number } {
+  const dice = readDiceInImage(image, cfg).dice.filter((d) => d.lab !== undefined);
+  if (dice.length === 0) throw new Error('no dice found in the shot: lay the dice flat on the tray, apart from each other');
+  const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)] ?? 0;
+  const labs = dice.map((d) => d.lab as Lab);
+  return {
+    lab: { L: median(labs.map((l) => l.L)), a: median(labs.map((l) => l.a)), b: median(labs.map((l) => l.b)) },
+    dieSize: median(dice.map((d) => d.size)),
+    count: dice.length,
+  };
+}
+
+/** Builds a calibration from an empty-tray shot (optional) and shots of each colour's dice. */
+export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, cv.Mat>>, emptyTrayFile: string | null, now: Date): Calibration {
+  const first = empty ?? Object.values(shots)[0];
+  if (!first) throw new Error('nothing to calibrate from: give an empty-tray image or camera, or dice shots (--dice colour=image)');
+  const tray = empty ? findTrayRegion(empty) : null;
+  const cfg = { ...DEFAULT_VISION_CONFIG, tray };
+  const palette: Record<string, Lab> = {};
+  const sizes: number[] = [];
+  for (const [colour, shot] of Object.entries(shots)) {
+    if (shot.cols !== first.cols || shot.rows !== first.rows) throw new Error(`the ${colour} dice shot is ${shot.cols}x${shot.rows}, the others ${first.cols}x${first.rows}: use one camera setting`);
+    const measured = measureDice(shot, cfg);
+    palette[colour] = measured.lab;
+    sizes.push(measured.dieSize);
+  }
+  const dieSize = sizes.length > 0 ? ([...sizes].sort((p, q) => p - q)[Math.floor(sizes.length / 2)] ?? null) : null;
+  return { version: 1, createdAt: now.toISOString(), frame: { width: first.cols, height: first.rows }, tray, emptyTray: empty ? emptyTrayFile : null, dieSize, palette };
+}
+
+/** The reader's config with a calibration applied: its tray, die size, and its colours over the default palette. */
+export function calibratedConfig(calibration: Calibration | null, base: VisionConfig = DEFAULT_VISION_CONFIG): VisionConfig {
+  if (!calibration) return base;
+  return {
+    ...base,
+    tray: calibration.tray,
+    dieSize: calibration.dieSize ?? base.dieSize,
+    palette: { ...DEFAULT_PALETTE, ...base.palette, ...calibration.palette },
+  };
+}
+
+function isLab(v: unknown): v is Lab {
+  const o = v as Record<string, unknown>;
+  return typeof v === 'object' && v !== null && ['L', 'a', 'b'].every((k) => typeof o[k] === 'number' && Number.isFinite(o[k]));
+}
+
+/** Reads a calibration file; null when there is none. Throws, naming the file, when it is not a calibration. */
+export function readCalibrationFile(file: string): Calibration | null {
+  if (!existsSync(file)) return null;
+  let data: Partial<Calibration>;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8')) as Partial<Calibration>;
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON (${(err as Error).message}): run dice-tower calibrate again`);
+  }
+  const bad = (what: string) => new Error(`${file} is not a dice-tower calibration (${what}): run dice-tower calibrate again`);
+  if (data.version !== 1) throw bad(`version ${String(data.version)}`);
+  if (typeof data.palette !== 'object' || data.palette === null || !Object.values(data.palette).every(isLab)) throw bad('bad palette');
+  if (data.dieSize !== null && (typeof data.dieSize !== 'number' || !(data.dieSize > 0))) throw bad('bad die size');
+  const t = data.tray;
+  if (t !== null && (typeof t !== 'object' || ![t?.x, t?.y, t?.width, t?.height].every((v) => typeof v === 'number' && v >= 0))) throw bad('bad tray region');
+  return data as Calibration;
+}
+
+/** Writes a calibration file atomically (a half-written file is never loaded). */
+export function writeCalibrationFile(file: string, calibration: Calibration): void {
+  const temp = `${file}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(calibration, null, 2)}\n`);
+  renameSync(temp, file);
+}

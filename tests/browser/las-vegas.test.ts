@@ -1,0 +1,96 @@
+/**
+ * Las Vegas on the scoreboard in a real browser (Debian's Chromium through
+ * playwright-core): three players, every module. The dice are typed in on
+ * the page with their colours (what the operator does when the camera is
+ * unsure), placements are the page's buttons; the seat's private page shows
+ * its own cards and plays them; the board shows casinos, the slot machine,
+ * money, round and turn.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { createSimulator } from '../../src/hardware/index.js';
+import { createDiceReader } from '../../src/vision/index.js';
+import { Table } from '../../src/table.js';
+import { buildApp } from '../../src/api/app.js';
+import type { LasVegasState } from '../../src/games/las-vegas.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+let app: FastifyInstance;
+let table: Table;
+let base = '';
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  const sim = createSimulator({ seed: 7, colours: ['white'], rollMs: 0 });
+  table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
+  app = buildApp({ table, version: 'test' }, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  page = await (await browser.newContext({ viewport: { width: 1920, height: 1080 } })).newPage();
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 50 });
+const ALL = { minimumStakeByPlayers: true, hundredThousandBills: true, neutralDice: true, bigDice: true, chaserDice: true, colourfulBills: true, slotMachine: true, bonusCards: true, actionCards: true, deckSeed: 3 };
+
+describe('Las Vegas on the scoreboard', () => {
+  it('types in coloured dice, places them with the buttons, shows the casinos; a seat plays its card on its private page', async () => {
+    const res = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'las-vegas', players: ['Ann', 'Bob', 'Cat'], options: ALL }) });
+    expect(res.status).toBe(201);
+    const id = ((await res.json()) as { id: string }).id;
+    await page.goto(`${base}/?game=${id}`);
+    // 3 players with neutral dice: the start player first throws the 2 spare white dice.
+    await page.locator('#manual summary').click();
+    await poll(() => page.getByTestId('manual-colours').textContent()).toBe('Dice in order: white, white');
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/api/games/${id}/roll`));
+    await page.getByTestId('manual-values').fill('34');
+    await page.getByTestId('manual-submit').click();
+    expect((await sent).postDataJSON()).toEqual({ dice: [{ colour: 'white', size: 'normal', value: 3 }, { colour: 'white', size: 'normal', value: 4 }] });
+    // Ann's throw: big red, 5 red, 2 purple chasers, 2 white, in that order.
+    await poll(() => page.getByTestId('manual-colours').textContent()).toBe('Dice in order: big red, red, red, red, red, red, purple, purple, white, white');
+    if (!(await page.locator('#manual').evaluate((d) => (d as HTMLDetailsElement).open))) await page.locator('#manual summary').click();
+    await page.getByTestId('manual-values').fill('6611223456');
+    await page.getByTestId('manual-submit').click();
+    await poll(() => (table.get(id).state as LasVegasState).phase).toBe('place');
+    // The place buttons: one per value and target (the slot machine too); no card is listed on the public page.
+    const decisions = page.getByTestId('decisions');
+    const select = page.getByTestId('action-select-place');
+    await poll(() => select.locator('option').allTextContents()).toEqual(['1', '1 slot machine', '2', '2 slot machine', '3', '3 slot machine', '4', '4 slot machine', '5', '5 slot machine', '6', '6 slot machine']);
+    expect((await decisions.textContent()) ?? '').not.toMatch(/play card|earlyPayout|early payout/i);
+    await select.selectOption({ label: '6' });
+    await page.getByTestId('action-send-place').click();
+    await poll(() => (table.get(id).state as LasVegasState).current).toBe(1);
+    const casino6 = page.getByTestId('panel-casino6');
+    await poll(() => casino6.textContent()).toMatch(/red\s*3/);
+    await poll(() => page.getByTestId('panel-slotMachine').isVisible()).toBe(true);
+    expect((await page.getByTestId('panel-round').textContent()) ?? '').toMatch(/Round\s*1 of 4/);
+
+    // Bob's private page shows his own two cards and offers to play them; the big screen shows them hidden.
+    const seats = (await (await fetch(`${base}/api/games/${id}/seats`)).json()) as Array<{ path: string }>;
+    const bob = await (await browser.newContext()).newPage();
+    bob.on('pageerror', (err) => pageErrors.push(err.message));
+    await bob.goto(base + seats[1]!.path);
+    const cards = (table.get(id).state as LasVegasState).players[1]!.cards as string[];
+    // (Deck seed 3 deals Bob «Tie Winner» and «Middle Bill»: both playable before his first throw.)
+    expect(cards).toEqual(['tieWinner', 'middleBill']);
+    await poll(() => bob.getByTestId('seat-actions').locator('button').first().textContent()).toBe('play card tieWinner');
+    await bob.getByTestId('seat-actions').locator('button').first().click();
+    await poll(() => (table.get(id).state as LasVegasState).players[1]!.cards).toEqual(['middleBill']);
+    expect((table.get(id).state as LasVegasState).players[1]!.tieWinner).toBe(true);
+    expect((await page.textContent('body')) ?? '').toContain('hidden');
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});

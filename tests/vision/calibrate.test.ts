@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import cv from '../../src/hardware/opencv.js';
+import { SeededRandom } from '../../src/hardware/index.js';
+import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, renderTray, throwDice, throwHopper } from '../../src/hardware/simulator/index.js';
+import { calibrate, calibratedConfig, findTrayRegion, readCalibrationFile, writeCalibrationFile } from '../../src/vision/calibrate.js';
+import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage } from '../../src/vision/index.js';
+import { nearestColour } from '../../src/vision/palette.js';
+
+/** A simulator frame with a wooden rim painted around the felt: the tray floor is the inside. */
+const RIM = { left: 96, right: 80, top: 48, bottom: 40 };
+function withRim(jpeg: Buffer): cv.Mat {
+  const image = decodeFrame(jpeg);
+  const wood = new cv.Vec3(40, 90, 150);
+  const { cols, rows } = image;
+  image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(RIM.left - 1, rows - 1), wood, -1);
+  image.drawRectangle(new cv.Point2(cols - RIM.right, 0), new cv.Point2(cols - 1, rows - 1), wood, -1);
+  image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(cols - 1, RIM.top - 1), wood, -1);
+  image.drawRectangle(new cv.Point2(0, rows - RIM.bottom), new cv.Point2(cols - 1, rows - 1), wood, -1);
+  return image;
+}
+
+const shot = (colour: (typeof LAS_VEGAS_COLOURS)[number], seed: number) =>
+  decodeFrame(renderTray(throwDice(new SeededRandom(seed), 6, [colour]), DEFAULT_TRAY, { noiseSeed: seed }));
+
+describe('calibration from simulator images', () => {
+  it('finds the tray floor inside a rim, and none when the felt fills the frame', () => {
+    const region = findTrayRegion(withRim(renderTray([], DEFAULT_TRAY, { noiseSeed: 1 })));
+    expect(region).not.toBeNull();
+    expect(Math.abs((region?.x ?? 0) - RIM.left)).toBeLessThanOrEqual(8);
+    expect(Math.abs((region?.y ?? 0) - RIM.top)).toBeLessThanOrEqual(8);
+    expect(Math.abs((region?.x ?? 0) + (region?.width ?? 0) - (DEFAULT_TRAY.width - RIM.right))).toBeLessThanOrEqual(8);
+    expect(Math.abs((region?.y ?? 0) + (region?.height ?? 0) - (DEFAULT_TRAY.height - RIM.bottom))).toBeLessThanOrEqual(8);
+    expect(findTrayRegion(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 2 })))).toBeNull();
+  });
+
+  it('refuses a shot with no tray floor in the middle', () => {
+    const image = decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 3 }));
+    image.drawRectangle(new cv.Point2(300, 150), new cv.Point2(980, 570), new cv.Vec3(200, 200, 200), -1);
+    image.drawRectangle(new cv.Point2(600, 300), new cv.Point2(680, 420), new cv.Vec3(20, 20, 200), -1);
+    expect(() => findTrayRegion(image)).toThrow(/no tray floor found/);
+  });
+
+  it('measures each colour and the die size from shots of the dice; the palette it makes reads Las Vegas throws', () => {
+    const shots = Object.fromEntries(LAS_VEGAS_COLOURS.map((c, i) => [c, shot(c, 40 + i)]));
+    const calibration = calibrate(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4 })), shots, 'empty-tray.png', new Date(0));
+    expect(calibration).toMatchObject({ version: 1, tray: null, emptyTray: 'empty-tray.png', frame: { width: 1280, height: 720 } });
+    expect(calibration.dieSize).toBeGreaterThan(DEFAULT_TRAY.dieSize * 0.95);
+    expect(calibration.dieSize).toBeLessThan(DEFAULT_TRAY.dieSize * 1.12);
+    // Each measured colour is nearest to its own name in the default palette.
+    for (const c of LAS_VEGAS_COLOURS) expect(nearestColour(calibration.palette[c] ?? { L: 0, a: 0, b: 0 }, DEFAULT_VISION_CONFIG.palette, 0.45).name).toBe(c);
+    const cfg = calibratedConfig(calibration);
+    const truth = throwHopper(new SeededRandom(77), [
+      { colour: 'grey', size: 'normal' },
+      { colour: 'white', size: 'normal' },
+      { colour: 'black', size: 'big' },
+      { colour: 'purple', size: 'normal' },
+      { colour: 'blue', size: 'normal' },
+    ]);
+    const reading = readDiceInImage(decodeFrame(renderTray(truth, DEFAULT_TRAY, { noiseSeed: 77 })), cfg, truth.length);
+    expect(reading.valid).toBe(true);
+    const read = (t: (typeof truth)[number]) => reading.dice.find((d) => Math.hypot(d.center.x - t.x, d.center.y - t.y) < 16);
+    expect(truth.map((t) => [read(t)?.colour, read(t)?.colourConfident, read(t)?.sizeClass])).toEqual(truth.map((t) => [t.colour, true, t.sizeClass ?? 'normal']));
+  });
+
+  it('a calibrated tray region makes a die lying on the rim an invalid roll', () => {
+    const empty = withRim(renderTray([], DEFAULT_TRAY, { noiseSeed: 5 }));
+    const calibration = calibrate(empty, {}, 'empty-tray.png', new Date(0));
+    // A die whose centre is just inside the floor's left edge: half of it lies on the rim.
+    const die = { value: 5, colour: 'white' as const, x: RIM.left + 10, y: 360, size: 64, angle: 0 };
+    const frame = decodeFrame(renderTray([die], DEFAULT_TRAY, { noiseSeed: 6 }));
+    expect(readDiceInImage(frame, calibratedConfig(calibration), 1).issues?.[0]?.code).toBe('outside');
+    // Without the calibration the frame shows nothing wrong.
+    expect(readDiceInImage(frame, DEFAULT_VISION_CONFIG, 1).valid).toBe(true);
+    // A die wholly beyond the tray (on the rim or the table) is not in the tray at all.
+    const away = decodeFrame(renderTray([{ ...die, x: 44 }], DEFAULT_TRAY, { noiseSeed: 7 }));
+    expect(readDiceInImage(away, DEFAULT_VISION_CONFIG, 1).dice).toHaveLength(1);
+    const ignored = readDiceInImage(away, calibratedConfig(calibration), 1);
+    expect(ignored.dice).toEqual([]);
+    expect(ignored.issues?.map((i) => i.code)).toEqual(['empty']);
+  });
+
+  it('round-trips through its file, and refuses a file that is not a calibration', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dice-calibration-'));
+    const file = join(dir, 'calibration.json');
+    expect(readCalibrationFile(file)).toBeNull();
+    const calibration = calibrate(null, { red: shot('red', 9) }, null, new Date(0));
+    writeCalibrationFile(file, calibration);
+    expect(readCalibrationFile(file)).toEqual(calibration);
+    writeFileSync(file, '{"version":1,"palette":{"red":{"L":"x"}}}');
+    expect(() => readCalibrationFile(file)).toThrow(/is not a dice-tower calibration \(bad palette\)/);
+    writeFileSync(file, 'not json');
+    expect(() => readCalibrationFile(file)).toThrow(/is not valid JSON/);
+  });
+});
