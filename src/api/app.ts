@@ -122,7 +122,6 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     return reply.status(500).send({ statusCode: 500, code: 'api/internal', error: 'Internal Server Error', message: 'Something went wrong on the server; the game state is unchanged.' });
   });
 
-  // A route that does not exist answers in the same error shape as every other refusal.
   // Ajv's type coercion reads " " as 0 and " 1" as 1: a number in the path must be plain digits, or "/seats/%20" is seat 0.
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema?.params as { properties?: Record<string, { type?: unknown }> } | undefined;
