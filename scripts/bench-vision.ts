@@ -6,8 +6,10 @@
  * the share of dice reported unreadable, and milliseconds per image (decode +
  * read, OpenCV on one thread). The last line is one JSON object of the figures.
  *
- *   npm run bench:vision -- <dataset-dir> [--limit N] [--set key=value ...]
+ *   npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...]
  *
+ * `--half 0` takes the images at even positions of labels.json, `--half 1`
+ * the odd ones: tune on one half, report on the other (a held-out check).
  * `--set` overrides one numeric `VisionConfig` tunable for the run (repeatable),
  * for trying a setting without editing the defaults.
  */
@@ -28,10 +30,16 @@ interface LabelledImage {
 }
 
 const args = process.argv.slice(2);
-const optionValues = new Set(args.flatMap((a, i) => (a === '--limit' || a === '--set' ? [i + 1] : [])));
+const optionValues = new Set(args.flatMap((a, i) => (a === '--limit' || a === '--set' || a === '--half' ? [i + 1] : [])));
 const dir = args.find((a, i) => !a.startsWith('--') && !optionValues.has(i));
 const limitAt = args.indexOf('--limit');
 const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
+const halfAt = args.indexOf('--half');
+const half = halfAt >= 0 ? args[halfAt + 1] : undefined;
+if (half !== undefined && half !== '0' && half !== '1') {
+  console.error(`bench:vision: --half takes 0 (even positions) or 1 (odd positions), got "${half}"`);
+  process.exit(2);
+}
 const overrides: Record<string, number> = {};
 args.forEach((a, i) => {
   if (a !== '--set') return;
@@ -44,7 +52,7 @@ args.forEach((a, i) => {
 });
 const config: VisionConfig = { ...DEFAULT_VISION_CONFIG, ...overrides };
 if (!dir) {
-  console.error('usage: npm run bench:vision -- <dataset-dir> [--limit N] [--set key=value ...]');
+  console.error('usage: npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...]');
   process.exit(2);
 }
 let labels: { images: LabelledImage[] };
@@ -66,12 +74,18 @@ let falsePositives = 0;
 let exactImages = 0;
 let images = 0;
 const ms: number[] = [];
+// CPU time of this process per image as well: on a shared, busy machine wall time mostly measures waiting.
+const cpuMs: number[] = [];
 
-for (const image of labels.images.filter((i) => i.dice.length > 0).slice(0, limit)) {
+const chosen = labels.images.filter((_, i) => half === undefined || i % 2 === Number(half));
+for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   const bytes = readFileSync(join(dir, image.file));
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   const reading = readDiceInImage(decodeFrame(bytes), config);
   ms.push(performance.now() - started);
+  const cpu = process.cpuUsage(cpuStarted);
+  cpuMs.push((cpu.user + cpu.system) / 1000);
   images++;
   const free = new Set<number>(reading.dice.map((_, i) => i));
   let imageExact = true;
@@ -116,10 +130,11 @@ for (const image of labels.images.filter((i) => i.dice.length > 0).slice(0, limi
 }
 
 const pct = (a: number, b: number) => (b === 0 ? 0 : Math.round((1000 * a) / b) / 10);
-const quantile = (q: number) => [...ms].sort((a, b) => a - b)[Math.min(ms.length - 1, Math.floor(q * ms.length))] ?? 0;
+const quantile = (q: number, xs: number[] = ms) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 const wrong = predictedWithValue - correct - falsePositives;
 const figures = {
   dataset: dir,
+  ...(half !== undefined ? { half: Number(half) } : {}),
   ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
   images,
   dice: labelled,
@@ -132,12 +147,14 @@ const figures = {
   missed: confusion.reduce((s, r) => s + (r[7] ?? 0), 0),
   msMedian: Math.round(quantile(0.5) * 10) / 10,
   msP95: Math.round(quantile(0.95) * 10) / 10,
+  cpuMsMedian: Math.round(quantile(0.5, cpuMs) * 10) / 10,
+  cpuMsP95: Math.round(quantile(0.95, cpuMs) * 10) / 10,
 };
 
-console.log(`${dir}: ${images} images, ${labelled} labelled dice`);
+console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${images} images, ${labelled} labelled dice`);
 console.log(`recall ${figures.recall}%   precision ${figures.precision}%   images exact ${figures.imagesExact}%   unreadable ${figures.unreadable}%`);
 console.log(`wrong values ${wrong}   false positives ${falsePositives}   missed ${figures.missed}`);
-console.log(`ms per image (one thread): median ${figures.msMedian}, p95 ${figures.msP95}`);
+console.log(`ms per image (one thread): median ${figures.msMedian}, p95 ${figures.msP95}   (CPU time: median ${figures.cpuMsMedian}, p95 ${figures.cpuMsP95})`);
 console.log('\nconfusion (rows: true value; columns: read as)');
 console.log(['true', '1', '2', '3', '4', '5', '6', '?', 'missed'].map((h) => h.padStart(7)).join(''));
 for (let v = 1; v <= 6; v++) {

@@ -103,6 +103,9 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     const access = route.config?.access ?? 'public';
     for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url, access, body: route.schema?.body !== undefined });
   });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ statusCode: 404, code: 'api/not_found', error: 'Not Found', message: `There is no ${request.method} ${request.url.split('?')[0]}; the routes are listed in the README.` }),
+  );
   app.addSchema(ErrorReply);
   app.addSchema(GameViewSchema);
 
@@ -118,11 +121,6 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     request.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ statusCode: 500, code: 'api/internal', error: 'Internal Server Error', message: 'Something went wrong on the server; the game state is unchanged.' });
   });
-
-  // A route that does not exist answers in the same error shape as every other refusal.
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ statusCode: 404, code: 'api/no_such_route', error: 'Not Found', message: `There is no route ${request.method} ${request.url.split('?')[0]}.` }),
-  );
 
   // Ajv's type coercion reads " " as 0 and " 1" as 1: a number in the path must be plain digits, or "/seats/%20" is seat 0.
   app.addHook('preValidation', async (request) => {

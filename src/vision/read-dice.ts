@@ -11,6 +11,8 @@ import { DEFAULT_SCENE_CONFIG, judgeScene, type SceneConfig } from './validity.j
 export interface VisionConfig extends SceneConfig {
   /** Weighted Lab distance from the tray floor above which a pixel is part of a die. Raise it when felt texture or shadows show up as dice; lower it when dark dice on a dark tray are missed. */
   readonly foregroundThreshold: number;
+  /** Lightness gradient (8-bit Lab L per pixel, Sobel) above which a pixel is part of an outline; what outlines enclose is foreground too. Lower it when white dice on a white floor are missed; raise it when floor texture shows up as dice. 0 turns it off. */
+  readonly edgeThreshold: number;
   /** How much lightness counts against hue (0-1), and darker-than-floor lightness in the foreground test. Lower it when shadows are taken for dice. */
   readonly lightnessWeight: number;
   /** How much brighter-than-floor lightness counts in the foreground test (0-1). Raise it when white dice on a light floor are missed; lower it when glare on the floor shows up as dice. */
@@ -32,8 +34,13 @@ export interface VisionConfig extends SceneConfig {
   readonly facePatch: number;
   /** Share of the face, at each edge, ignored when counting pips (bevel, rounded corners). */
   readonly faceInset: number;
+  /** How much lightness counts against hue in the pip contrast map (the thresholds are in its units). Pips differ from the body mostly in lightness, marbled bodies mostly in hue: 2 reads more marbled dice of nell-byler but makes some plain 1s and 2s doubtful. */
+  readonly pipLightnessWeight: number;
   /** Lab distances from the face colour above which a pixel belongs to a pip, each tried in turn. Add lower ones for low-contrast pips, higher ones when pips run together. */
   readonly pipThresholds: readonly number[];
+  /** Shares of the face's strongest contrast also tried as pip thresholds when below the fixed ones, and the lowest threshold allowed. Lower the floor for faint pips; raise it when marbled bodies give false pips. */
+  readonly pipRelativeThresholds: readonly number[];
+  readonly pipThresholdFloor: number;
   /** Pip area as a share of the face area, smallest and largest accepted. */
   readonly pipAreaMin: number;
   readonly pipAreaMax: number;
@@ -64,6 +71,8 @@ export interface VisionConfig extends SceneConfig {
   readonly gridProbe: number;
   /** An empty pip-grid point whose contrast exceeds this share of the faintest read pip's makes the value doubtful. Lower it for fewer wrong values. */
   readonly emptyGridRatio: number;
+  /** The same for a lone pip read as a 1 (stricter: a face with faint pips around one strong pip must not pass as a 1). */
+  readonly oneEmptyGridRatio: number;
   /** Confidence factor for a doubtful empty grid point. */
   readonly emptyGridPenalty: number;
   /** Below this confidence a die's value is reported as unreadable (null). */
@@ -74,23 +83,27 @@ export interface VisionConfig extends SceneConfig {
 export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   ...DEFAULT_SCENE_CONFIG,
   foregroundThreshold: 22,
+  edgeThreshold: 40,
   lightnessWeight: 0.45,
-  brighterWeight: 0.9,
+  brighterWeight: 2.5,
   floorScale: 8,
   floorKernel: 15,
-  dieSizeMin: 24,
+  dieSizeMin: 16,
   dieSizeMax: 200,
   maxAspect: 1.5,
   minFill: 0.65,
-  splitDepths: [0.5, 0.65, 0.8],
+  splitDepths: [0.35, 0.5, 0.65, 0.8],
   facePatch: 80,
   faceInset: 0.08,
+  pipLightnessWeight: 1,
   pipThresholds: [38, 50, 65, 85, 110],
+  pipRelativeThresholds: [0.4, 0.55, 0.7],
+  pipThresholdFloor: 16,
   pipAreaMin: 0.006,
   pipAreaMax: 0.06,
   pipMaxElongation: 1.8,
   pipMinSolidity: 0.9,
-  oneCentreTolerance: 0.12,
+  oneCentreTolerance: 0.2,
   pipSizeSpread: 0.4,
   layoutTolerance: 0.35,
   pitchMin: 0.1,
@@ -102,38 +115,49 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   onePitch: 0.27,
   gridProbe: 0.6,
   emptyGridRatio: 0.5,
+  oneEmptyGridRatio: 0.35,
   emptyGridPenalty: 0.5,
   minConfidence: 0.6,
   palette: DEFAULT_PALETTE,
 });
 
-/** OpenCV's 8-bit Lab stores L scaled to 0-255 and a, b offset by 128. */
-function labAt(data: Buffer, i: number): Lab {
-  return { L: ((data[i] ?? 0) * 100) / 255, a: (data[i + 1] ?? 128) - 128, b: (data[i + 2] ?? 128) - 128 };
+/** Median of the 8-bit values counted in a 256-bin histogram. */
+function histogramMedian(hist: Uint32Array, count: number): number {
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += hist[v] as number;
+    if (seen * 2 > count) return v;
+  }
+  return 255;
 }
 
-function median(values: number[]): number {
-  values.sort((p, q) => p - q);
-  return values[Math.floor(values.length / 2)] ?? 0;
-}
+// Histograms reused by medianLab (one per channel): no allocation per die.
+const HISTOGRAMS = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)] as const;
 
-/** Median colour of a Lab image over a sampling grid (or only where `mask` is set). */
+/** Median colour of an 8-bit Lab image (L scaled to 0-255, a and b offset by 128) over a sampling grid (or only where `mask` is set). */
 function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
   const data = lab.getData();
-  const L: number[] = [];
-  const a: number[] = [];
-  const b: number[] = [];
+  const [hL, ha, hb] = HISTOGRAMS;
+  hL.fill(0);
+  ha.fill(0);
+  hb.fill(0);
+  let count = 0;
   for (let y = 0; y < lab.rows; y += step) {
     for (let x = 0; x < lab.cols; x += step) {
       const p = y * lab.cols + x;
       if (mask && !mask[p]) continue;
-      const c = labAt(data, p * 3);
-      L.push(c.L);
-      a.push(c.a);
-      b.push(c.b);
+      const i = p * 3;
+      const L = data[i] as number;
+      const a = data[i + 1] as number;
+      const b = data[i + 2] as number;
+      hL[L] = (hL[L] as number) + 1;
+      ha[a] = (ha[a] as number) + 1;
+      hb[b] = (hb[b] as number) + 1;
+      count++;
     }
   }
-  return { L: median(L), a: median(a), b: median(b) };
+  if (count === 0) return { L: 0, a: 0, b: 0 };
+  return { L: (histogramMedian(hL, count) * 100) / 255, a: histogramMedian(ha, count) - 128, b: histogramMedian(hb, count) - 128 };
 }
 
 /** Map of how far each pixel's colour is from `ref` (8-bit, saturating). */
@@ -210,25 +234,30 @@ function isOneDie(contour: cv.Contour, rect: cv.RotatedRect, cfg: VisionConfig):
 /**
  * Step 1c: dice touching each other (or a die touching the tray wall) form one
  * blob. Its distance transform, cut at rising depths, falls apart into one core
- * per die; each core grown back by the cut depth is a die. Empty when no cut
- * gives only die-shaped parts.
+ * per die; each core grown back by the cut depth is a die. `whole` is false
+ * when no cut gives only die-shaped parts: `parts` are then the die-shaped
+ * cores of the best cut (dice against a wall, a shadow or a cocked die).
  */
-function splitTouching(contour: cv.Contour, cfg: VisionConfig): Blob[] {
+function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[]; whole: boolean } {
   const r = contour.boundingRect();
-  if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return [];
+  if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return { parts: [], whole: false };
   const pad = 2;
   const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x + pad, p.y - r.y + pad));
-  const filled = new cv.Mat(r.height + 2 * pad, r.width + 2 * pad, cv.CV_8U, 0);
+  // (setTo: filling through the constructor is ~100x slower)
+  const filled = new cv.Mat(r.height + 2 * pad, r.width + 2 * pad, cv.CV_8U).setTo(0);
   filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
   const dist = filled.distanceTransform(cv.DIST_L2, 3);
   const deepest = dist.minMaxLoc().maxVal;
-  if (deepest * 2 < cfg.dieSizeMin * 0.8) return [];
+  if (deepest * 2 < cfg.dieSizeMin * 0.8) return { parts: [], whole: false };
+  // The best partial cut: the most die-shaped cores when no cut parts the blob into dice alone (dice against a wall or a shadow).
+  let partial: Blob[] = [];
   for (const share of cfg.splitDepths) {
     const depth = deepest * share;
     const cores = dist.threshold(depth, 255, cv.THRESH_BINARY).convertTo(cv.CV_8U).findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
     const parts: Blob[] = [];
-    let ok = cores.length >= 1;
+    let whole = true;
     for (const core of cores) {
+      if (core.area < 4) continue;
       const c = core.minAreaRect();
       const rect = new cv.RotatedRect(
         new cv.Point2(c.center.x + r.x - pad, c.center.y + r.y - pad),
@@ -237,28 +266,48 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): Blob[] {
       );
       const long = Math.max(rect.size.width, rect.size.height);
       const short = Math.min(rect.size.width, rect.size.height);
-      if (core.area < 4) continue;
-      if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) {
-        ok = false;
-        break;
-      }
-      parts.push(toBlob(rect));
+      if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) whole = false;
+      else parts.push(toBlob(rect));
     }
-    if (ok && parts.length > 0) return parts;
+    if (whole && parts.length > 0) return { parts, whole: true };
+    if (parts.length > partial.length) partial = parts;
   }
-  return [];
+  return { parts: partial, whole: false };
 }
 
 /** Step 1d: pixels that are not tray floor (8-bit mask). Exported for debugging overlays. */
 export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
-  return floorDistance(lab, estimateFloor(lab, cfg), cfg)
-    .threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY)
-    .morphologyEx(KERNEL_3, cv.MORPH_OPEN)
+  const colour = floorDistance(lab, estimateFloor(lab, cfg), cfg).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
+  if (cfg.edgeThreshold > 0) addOutlined(lab, colour, cfg);
+  return colour.morphologyEx(KERNEL_3, cv.MORPH_OPEN).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+}
+
+/**
+ * Step 1e: adds to `mask` (in place) what sharp lightness edges enclose. A
+ * white die on a light floor barely differs from it in colour, but its outline
+ * and pips are sharp edges; closed up and filled, they give the die's shape.
+ */
+function addOutlined(lab: cv.Mat, mask: cv.Mat, cfg: VisionConfig): void {
+  const L = lab.splitChannels()[0] as cv.Mat;
+  const edges = L.sobel(cv.CV_16S, 1, 0, 3)
+    .convertScaleAbs(0.5, 0)
+    .addWeighted(1, L.sobel(cv.CV_16S, 0, 1, 3).convertScaleAbs(0.5, 0), 1, 0)
+    .threshold(cfg.edgeThreshold, 255, cv.THRESH_BINARY)
     .morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+  // Only die-sized outlines: the tray's rim or a cable encloses far more than a die. A die is convex: fill its hull (outlines have gaps on the lit side).
+  const hulls: cv.Point2[][] = [];
+  for (const c of edges.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
+    const r = c.boundingRect();
+    if (Math.max(r.width, r.height) > cfg.dieSizeMax || Math.min(r.width, r.height) < cfg.dieSizeMin * 0.7) continue;
+    // Where the colour test already found something, its shape is better than the outline's (which takes in shadows).
+    if (mask.getRegion(r).countNonZero() > r.width * r.height * 0.2) continue;
+    hulls.push(c.convexHull().getPoints());
+  }
+  if (hulls.length > 0) mask.drawContours(hulls, -1, new cv.Vec3(255, 255, 255), -1);
 }
 
 /** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
-function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
+export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
   const mask = foregroundMask(lab, cfg);
   const blobs: Blob[] = [];
   const objects: Point[][] = [];
@@ -270,19 +319,27 @@ function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects:
       blobs.push({ ...toBlob(rect), fill: contour.area / Math.max(1, rect.size.width * rect.size.height) });
       continue;
     }
-    const parts = splitTouching(contour, cfg);
-    if (parts.length > 0) {
-      blobs.push(...parts);
-      continue;
-    }
+    const { parts, whole } = splitTouching(contour, cfg);
+    blobs.push(...parts);
+    if (whole) continue;
     if (Math.max(rect.size.width, rect.size.height) < cfg.dieSizeMin) continue;
+    // Not all dice: its die-shaped parts are read, and the blob is an object for the validity rules (a cocked die, a wall, a shadow).
     objects.push(corners(rect));
   }
   return { blobs, objects };
 }
 
+/** A point of the upright face patch back in frame pixels (the patch spans the blob's box, corner 0 at its origin). */
+function patchToFrame(blob: Blob, p: Point, side: number): Point {
+  const [c0, c1, , c3] = blob.box as [Point, Point, Point, Point];
+  const u = p.x / side;
+  const v = p.y / side;
+  return { x: c0.x + u * (c1.x - c0.x) + v * (c3.x - c0.x), y: c0.y + u * (c1.y - c0.y) + v * (c3.y - c0.y) };
+}
+
 /** Step 2: the die's top face warped upright onto a square patch (Lab). */
-function uprightFace(lab: cv.Mat, blob: Blob, side: number): cv.Mat {
+/** Exported for debugging tools, like the stages below. */
+export function uprightFace(lab: cv.Mat, blob: Blob, side: number): cv.Mat {
   const src = blob.box.map((p) => new cv.Point2(p.x, p.y));
   const dst = [new cv.Point2(0, 0), new cv.Point2(side, 0), new cv.Point2(side, side), new cv.Point2(0, side)];
   return lab.warpPerspective(cv.getPerspectiveTransform(src, dst), new cv.Size(side, side), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
@@ -453,22 +510,34 @@ function pipEvidence(distData: Buffer, cols: number, inset: number, pips: readon
 }
 
 /**
+ * The contrast thresholds to count pips at: the fixed ladder, and shares of
+ * the face's strongest contrast below it (faint pips: red on dark red, on a
+ * marbled body), never under the floor.
+ */
+function pipThresholds(dist: cv.Mat, cfg: VisionConfig): number[] {
+  const peak = dist.blur(new cv.Size(3, 3)).minMaxLoc().maxVal;
+  const lowest = cfg.pipThresholds[0] ?? 0;
+  const relative = cfg.pipRelativeThresholds.map((share) => Math.round(peak * share)).filter((t) => t >= cfg.pipThresholdFloor && t < lowest);
+  return [...new Set([...relative, ...cfg.pipThresholds])].sort((p, q) => p - q);
+}
+
+/**
  * Step 3: face colour and pip count on the upright patch. The pips are counted
  * at a ladder of contrast thresholds (merged pips part at higher ones, faint
  * pips only show at lower ones); the largest clean face layout wins, and its
  * empty grid points must be plain body.
  */
-function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number } {
+export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number; centre: Point | null } {
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
   const innerSide = side - 2 * inset;
   const inner = face.getRegion(new cv.Rect(inset, inset, innerSide, innerSide)).copy();
   // Pips cover at most ~15% of a face, so the median is the body colour.
   const body = medianLab(inner, 2);
-  const dist = distanceMap(inner, body, 1);
+  const dist = distanceMap(inner, body, cfg.pipLightnessWeight);
   let best: PipCount | null = null;
   let bestScore = -Infinity;
-  for (const threshold of cfg.pipThresholds) {
+  for (const threshold of pipThresholds(dist, cfg)) {
     const count = countPips(dist, threshold, inset, cfg);
     if (count.pips.length === 0) continue;
     // Clean readings first (nothing shed, nothing stray), then more pips: a higher threshold only loses pips.
@@ -477,12 +546,19 @@ function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; c
       best = count;
       bestScore = score;
     }
+    // The thresholds rise: once a reading is clean, the higher ones can only lose pips.
+    if (count.shed === 0 && count.stray === 0) break;
   }
-  if (best === null) return { body, pips: 0, confidence: 0 };
+  if (best === null) return { body, pips: 0, confidence: 0, centre: null };
   let confidence = cfg.shedPenalty ** best.shed * (best.stray > 0 ? cfg.strayPenalty : 1);
   const evidence = pipEvidence(dist.getData(), innerSide, inset, best.pips, cfg);
-  if (evidence.absent > evidence.present * cfg.emptyGridRatio) confidence *= cfg.emptyGridPenalty;
-  return { body, pips: best.pips.length, confidence };
+  // A lone pip is the likeliest misreading (the one strong pip of a face whose others are faint): its surroundings must be plainer.
+  const ratio = best.pips.length === 1 ? cfg.oneEmptyGridRatio : cfg.emptyGridRatio;
+  if (evidence.absent > evidence.present * ratio) confidence *= cfg.emptyGridPenalty;
+  // A face layout is centred on the face: the pips' centroid is the top face's centre (the blob may include side faces).
+  const n = best.pips.length;
+  const centre = { x: best.pips.reduce((sum, p) => sum + p.x, 0) / n, y: best.pips.reduce((sum, p) => sum + p.y, 0) / n };
+  return { body, pips: n, confidence, centre };
 }
 
 /** Left to right in columns of a die's width, then top to bottom: a stable order for the game. */
@@ -501,11 +577,12 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const face = readFace(uprightFace(lab, blob, cfg.facePatch), cfg);
     const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
     const confidence = face.confidence;
+    const readable = confidence >= cfg.minConfidence;
     return {
-      value: confidence >= cfg.minConfidence ? face.pips : null,
+      value: readable ? face.pips : null,
       colour: colour.name,
       lab: face.body,
-      center: { x: blob.rect.center.x, y: blob.rect.center.y },
+      center: readable && face.centre ? patchToFrame(blob, face.centre, cfg.facePatch) : { x: blob.rect.center.x, y: blob.rect.center.y },
       box: blob.box,
       size: blob.size,
       confidence,

@@ -155,7 +155,7 @@ describe('schemas of every route: junk gets a 4xx naming the problem, never a 50
     for (const [method, url] of [['GET', '/api/nope'], ['DELETE', `/api/games/${gameId}`], ['PUT', '/api/games'], ['GET', '/no-such-page.html']] as const) {
       const res = await app.inject({ method, url });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toMatchObject({ code: 'api/no_such_route', message: expect.stringContaining(url) });
+      expect(res.json()).toMatchObject({ code: 'api/not_found', message: expect.stringContaining(url) });
     }
   });
 });
