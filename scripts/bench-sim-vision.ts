@@ -22,6 +22,8 @@ const lasVegas = process.argv[4] === 'las-vegas';
 cv.setNumThreads(1);
 const reader = createDiceReader(lasVegas ? { ...DEFAULT_VISION_CONFIG, dieSize: DEFAULT_TRAY.dieSize } : DEFAULT_VISION_CONFIG);
 const readMs: number[] = [];
+// CPU time too: on a shared, busy machine wall time mostly measures waiting.
+const readCpuMs: number[] = [];
 const renderMs: number[] = [];
 let exact = 0;
 let dice = 0;
@@ -36,8 +38,11 @@ for (let seed = firstSeed; seed < firstSeed + frames; seed++) {
   const image = renderTray(truth, DEFAULT_TRAY, { noiseSeed: seed });
   renderMs.push(performance.now() - t);
   t = performance.now();
+  const cpu = process.cpuUsage();
   const reading = await reader.read({ image, width: DEFAULT_TRAY.width, height: DEFAULT_TRAY.height, capturedAt: 0 }, truth.length);
   readMs.push(performance.now() - t);
+  const used = process.cpuUsage(cpu);
+  readCpuMs.push((used.user + used.system) / 1000);
   let right = 0;
   for (const die of truth) {
     const hit = reading.dice.find((d) => Math.hypot(d.center.x - die.x, d.center.y - die.y) < die.size / 4);
@@ -61,10 +66,12 @@ const figures = {
   diceUnreadable: unreadable,
   readMsMedian: round(quantile(readMs, 0.5)),
   readMsP95: round(quantile(readMs, 0.95)),
+  readCpuMsMedian: round(quantile(readCpuMs, 0.5)),
+  readCpuMsP95: round(quantile(readCpuMs, 0.95)),
   renderMsMedian: round(quantile(renderMs, 0.5)),
 };
 console.log(`frames ${frames} of ${figures.scenes} throws (${dice} dice, ${DEFAULT_TRAY.width}x${DEFAULT_TRAY.height}), seeds ${firstSeed}..${firstSeed + frames - 1}`);
 console.log(`read exactly      ${figures.framesExact}% of frames, ${figures.diceCorrect}% of dice (value and colour${lasVegas ? ', confident colour and size class' : ''}), ${unreadable} unreadable`);
-console.log(`read time         median ${figures.readMsMedian} ms, p95 ${figures.readMsP95} ms per frame (decode + read, one thread)`);
+console.log(`read time         median ${figures.readMsMedian} ms, p95 ${figures.readMsP95} ms per frame (decode + read, one thread); CPU time median ${figures.readCpuMsMedian}, p95 ${figures.readCpuMsP95}`);
 console.log(`render time       median ${figures.renderMsMedian} ms per frame`);
 console.log(JSON.stringify(figures));

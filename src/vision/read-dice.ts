@@ -209,8 +209,8 @@ function estimateFloor(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
  * Step 1b: how far each pixel is from the floor under it (8-bit, saturating).
  * Darker than the floor counts less than brighter: shadows are darker floor.
  */
-function floorDistance(lab: cv.Mat, floor: cv.Mat, cfg: VisionConfig): cv.Mat {
-  const [L, a, b] = lab.splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
+function floorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: cv.Mat, cfg: VisionConfig): cv.Mat {
+  const [L, a, b] = channels;
   const [L0, a0, b0] = floor.splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
   // 8-bit L is in 1/2.55 units of L*; a and b are already in L*a*b* units.
   return L.sub(L0)
@@ -277,8 +277,10 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[];
 
 /** Step 1d: pixels that are not tray floor (8-bit mask). Exported for debugging overlays. */
 export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
-  const colour = floorDistance(lab, estimateFloor(lab, cfg), cfg).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
-  if (cfg.edgeThreshold > 0) addOutlined(lab, colour, cfg);
+  // Split once: the floor test uses every channel, the outline test the lightness.
+  const channels = lab.splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
+  const colour = floorDistance(channels, estimateFloor(lab, cfg), cfg).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
+  if (cfg.edgeThreshold > 0) addOutlined(channels[0], colour, cfg);
   return colour.morphologyEx(KERNEL_3, cv.MORPH_OPEN).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
 }
 
@@ -287,8 +289,7 @@ export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
  * white die on a light floor barely differs from it in colour, but its outline
  * and pips are sharp edges; closed up and filled, they give the die's shape.
  */
-function addOutlined(lab: cv.Mat, mask: cv.Mat, cfg: VisionConfig): void {
-  const L = lab.splitChannels()[0] as cv.Mat;
+function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig): void {
   const edges = L.sobel(cv.CV_16S, 1, 0, 3)
     .convertScaleAbs(0.5, 0)
     .addWeighted(1, L.sobel(cv.CV_16S, 0, 1, 3).convertScaleAbs(0.5, 0), 1, 0)
