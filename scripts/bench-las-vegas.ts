@@ -8,23 +8,12 @@
  *   npx tsx scripts/bench-las-vegas.ts [games=1000] [players=3]
  */
 import { isInvalid } from '../src/games/index.js';
-import { lasVegas, type LasVegasAction, type LasVegasOptions, type LasVegasState } from '../src/games/las-vegas.js';
+import { ALL_MODULES, lasVegas, type LasVegasAction, type LasVegasOptions, type LasVegasState } from '../src/games/las-vegas.js';
 import { SeededRandom } from '../src/hardware/index.js';
 
 const games = Number(process.argv[2] ?? 1000);
 const seats = Number(process.argv[3] ?? 3);
 
-const ALL_MODULES: Partial<LasVegasOptions> = {
-  minimumStakeByPlayers: true,
-  hundredThousandBills: true,
-  neutralDice: true,
-  bigDice: true,
-  chaserDice: true,
-  colourfulBills: true,
-  slotMachine: true,
-  bonusCards: true,
-  actionCards: true,
-};
 
 type Player = 'bot' | 'random';
 

@@ -10,6 +10,7 @@
  *   npm run bench:rules [-- --seconds 3]
  */
 import { findGame, type AnyGameDef } from '../../src/games/index.js';
+import { ALL_MODULES } from '../../src/games/las-vegas.js';
 import { SeededRandom } from '../../src/hardware/index.js';
 import { playOne } from './bot-games.js';
 import { numberFlag, printFigures, printTable, round } from './lib.js';
@@ -26,17 +27,6 @@ interface Case {
 }
 
 /** Every Las Vegas module (the same set as scripts/bench-las-vegas.ts): the expansions, not the rule variants. */
-const LAS_VEGAS_ALL_MODULES: Record<string, unknown> = {
-  minimumStakeByPlayers: true,
-  hundredThousandBills: true,
-  neutralDice: true,
-  bigDice: true,
-  chaserDice: true,
-  colourfulBills: true,
-  slotMachine: true,
-  bonusCards: true,
-  actionCards: true,
-};
 
 const cases: Case[] = [];
 for (const id of ['dice-poker', 'yatzy', 'mexico', 'shut-the-box']) {
@@ -46,8 +36,8 @@ for (const id of ['dice-poker', 'yatzy', 'mexico', 'shut-the-box']) {
 }
 const lasVegas = findGame('las-vegas');
 if (lasVegas) {
-  lasVegas.setup(players(3), LAS_VEGAS_ALL_MODULES); // refuses an option it does not know
-  cases.push({ id: 'las-vegas', def: lasVegas, players: players(3), options: LAS_VEGAS_ALL_MODULES, note: `3 players, every module (${Object.keys(LAS_VEGAS_ALL_MODULES).join(', ')})` });
+  lasVegas.setup(players(3), ALL_MODULES); // refuses an option it does not know
+  cases.push({ id: 'las-vegas', def: lasVegas, players: players(3), options: ALL_MODULES, note: `3 players, every module (${Object.keys(ALL_MODULES).join(', ')})` });
 }
 
 const figures: Array<{ game: string; gamesPerSecond: number; stepsPerGame: number; players: number; note: string }> = [];

@@ -221,6 +221,22 @@ export const DEFAULT_OPTIONS: LasVegasOptions = {
 
 const D = DEFAULT_OPTIONS;
 
+/**
+ * "Every module" for 2-5 players: each expansion switch of the standard game on,
+ * except the extra player dice that only 6-8 players need. Tests and benchmarks share it.
+ */
+export const ALL_MODULES = {
+  minimumStakeByPlayers: true,
+  hundredThousandBills: true,
+  neutralDice: true,
+  bigDice: true,
+  chaserDice: true,
+  colourfulBills: true,
+  slotMachine: true,
+  bonusCards: true,
+  actionCards: true,
+} as const satisfies Partial<LasVegasOptions>;
+
 /** Module switches of the standard game (spec 3): refused in solo and secret colours. */
 const STANDARD_SWITCHES = [
   'minimumStakeByPlayers',

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Camera, Frame, HopperDie, Tower } from '../../src/hardware/index.js';
 import type { DiceReader, DieReading } from '../../src/vision/index.js';
-import { lasVegas, type LasVegasState } from '../../src/games/las-vegas.js';
+import { ALL_MODULES, lasVegas, type LasVegasState } from '../../src/games/las-vegas.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import { seededRandom } from '../games/harness.js';
@@ -61,11 +61,10 @@ afterAll(async () => {
   await app.close();
 });
 
-const ALL = { minimumStakeByPlayers: true, hundredThousandBills: true, neutralDice: true, bigDice: true, chaserDice: true, colourfulBills: true, slotMachine: true, bonusCards: true, actionCards: true, deckSeed: 77 };
 
 describe('Las Vegas through the API', () => {
   it('three players and every module play a whole game on the (fake-read) tower; cards are played from the private pages', async () => {
-    const created = await app.inject({ method: 'POST', url: '/api/games', payload: { game: 'las-vegas', players: ['Ann', 'Bob', 'Cat'], options: ALL } });
+    const created = await app.inject({ method: 'POST', url: '/api/games', payload: { game: 'las-vegas', players: ['Ann', 'Bob', 'Cat'], options: ALL_MODULES } });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
     const seats = (await app.inject(`/api/games/${id}/seats`)).json() as Array<{ path: string }>;

@@ -14,7 +14,7 @@ import { createSimulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
-import type { LasVegasState } from '../../src/games/las-vegas.js';
+import { ALL_MODULES, type LasVegasState } from '../../src/games/las-vegas.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 let app: FastifyInstance;
@@ -44,11 +44,10 @@ afterAll(async () => {
 });
 
 const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 50 });
-const ALL = { minimumStakeByPlayers: true, hundredThousandBills: true, neutralDice: true, bigDice: true, chaserDice: true, colourfulBills: true, slotMachine: true, bonusCards: true, actionCards: true, deckSeed: 3 };
 
 describe('Las Vegas on the scoreboard', () => {
   it('types in coloured dice, places them with the buttons, shows the casinos; a seat plays its card on its private page', async () => {
-    const res = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'las-vegas', players: ['Ann', 'Bob', 'Cat'], options: ALL }) });
+    const res = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'las-vegas', players: ['Ann', 'Bob', 'Cat'], options: ALL_MODULES }) });
     expect(res.status).toBe(201);
     const id = ((await res.json()) as { id: string }).id;
     await page.goto(`${base}/?game=${id}`);

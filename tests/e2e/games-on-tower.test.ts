@@ -9,6 +9,7 @@ import { createSimulator } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY } from '../../src/hardware/simulator/index.js';
 import { createDiceReader, DEFAULT_VISION_CONFIG } from '../../src/vision/index.js';
 import { GAMES, type AnyGameDef } from '../../src/games/index.js';
+import { ALL_MODULES } from '../../src/games/las-vegas.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import { seededRandom } from '../games/harness.js';
@@ -38,7 +39,7 @@ const CASES: Array<{ def: AnyGameDef; label: string; players?: number; options?:
     def: GAMES['las-vegas'],
     label: 'las-vegas, 3 players, every module',
     players: 3,
-    options: { minimumStakeByPlayers: true, hundredThousandBills: true, neutralDice: true, bigDice: true, chaserDice: true, colourfulBills: true, slotMachine: true, bonusCards: true, actionCards: true },
+    options: ALL_MODULES,
   },
 ];
 

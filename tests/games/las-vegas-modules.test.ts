@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { GameSetupError, isInvalid, type InvalidAction } from '../../src/games/types.js';
 import {
+  ALL_MODULES,
   BILL_VALUES,
   CASINO_COUNT,
   FIRST_COLOURFUL,
@@ -90,17 +91,6 @@ function scenario(players: number, options: Partial<LasVegasOptions>, casinos: R
 const withCards = (s: LasVegasState, seat: number, cards: ActionCard[]): LasVegasState => ({ ...s, players: s.players.map((p, i) => (i === seat ? { ...p, cards } : p)) });
 const wonBy = (s: LasVegasState, seat: number): number[] => s.players[seat]!.bills.map(billValue);
 
-const ALL_MODULES: Partial<LasVegasOptions> = {
-  minimumStakeByPlayers: true,
-  hundredThousandBills: true,
-  neutralDice: true,
-  bigDice: true,
-  chaserDice: true,
-  colourfulBills: true,
-  slotMachine: true,
-  bonusCards: true,
-  actionCards: true,
-};
 
 // ---------------------------------------------------------------------------
 // Set-up
