@@ -16,6 +16,7 @@ const clients = numberFlag('clients', 1000);
 const now = () => performance.timeOrigin + performance.now();
 const send = (message: unknown) => process.send?.(message);
 /** The fields of a feed message this generator needs (the app writes `type` first, a game view starts with its `id`; `version` is the view's only one). */
+// Every feed message starts with its type: {"type":"game","v":1,...}.
 const TYPE = /^\{"type":"(\w+)"/;
 const GAME_ID = /"game":\{"id":"([^"]+)"/;
 const VERSION = /"version":(\d+)/;
@@ -36,13 +37,18 @@ function open(): Promise<void> {
   return new Promise((resolve, reject) => {
     const s: Seen = { games: new Map(), duplicates: 0, towers: 0, closed: false };
     const ws = new WebSocket(url, { perMessageDeflate: false });
+    // A feed that never sends its snapshot must end the benchmark with a reason, not hang it.
+    const timer = setTimeout(() => reject(new Error(`no snapshot from ${url} within 10 s`)), 10_000);
     ws.on('message', (data) => {
       const at = now();
       // A thousand clients share this one thread: read the few fields needed instead of parsing every view,
       // so this process's own queue adds as little as it can to the latency it measures.
       const text = String(data);
       const type = TYPE.exec(text)?.[1];
-      if (type === 'snapshot') resolve();
+      if (type === 'snapshot') {
+        clearTimeout(timer);
+        resolve();
+      }
       else if (type === 'game') {
         const key = `${GAME_ID.exec(text)?.[1]}@${VERSION.exec(text)?.[1]}`;
         if (s.games.has(key)) s.duplicates++;

@@ -113,8 +113,10 @@ interface Client {
 
 export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorAuth): void {
   const clients = new Map<WebSocket, Client>();
-  const send = (socket: WebSocket, message: object) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ v: 1, ...message }));
+  // Every message reads {"type":…,"v":1,…}, the broadcasts below included: type first, so a client can dispatch on a prefix.
+  const send = (socket: WebSocket, message: { readonly type: string; readonly [field: string]: unknown }) => {
+    const { type, ...rest } = message;
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, v: 1, ...rest }));
   };
 
   const unsubscribe = table.subscribe((event: TableEvent) => {
