@@ -4,7 +4,7 @@
  * set-up refusals, and seeded bot and random games per mode with the invariants.
  */
 import { describe, expect, it } from 'vitest';
-import { GameSetupError, isInvalid, type InvalidAction } from '../../src/games/types.js';
+import { GameSetupError, isInvalid } from '../../src/games/types.js';
 import {
   ALL_MODULES,
   BILL_VALUES,
@@ -32,23 +32,11 @@ import {
 } from '../../src/games/las-vegas.js';
 import { checkContract, playBotGame, replay, seededRandom } from './harness.js';
 import { checkInvariants } from './las-vegas-invariants.js';
+import { refuse, roll, step } from './las-vegas-moves.js';
 
 // ---------------------------------------------------------------------------
 // Helpers
 
-function step(state: LasVegasState, action: LasVegasAction): LasVegasState {
-  const next = lasVegas.apply(state, action);
-  if (isInvalid(next)) throw new Error(`unexpected refusal ${next.code}: ${next.message}`);
-  return next;
-}
-
-function refuse(state: LasVegasState, action: unknown): InvalidAction {
-  const next = lasVegas.apply(state, action as LasVegasAction);
-  if (!isInvalid(next)) throw new Error(`expected a refusal for ${JSON.stringify(action)}`);
-  return next;
-}
-
-const roll = (...values: number[]): LasVegasAction => ({ type: 'roll', values });
 const place = (value: number, casino?: number): LasVegasAction => (casino === SLOT_MACHINE ? { type: 'place', value, slotMachine: true } : { type: 'place', value });
 const card = (c: ActionCard, extra: Record<string, unknown> = {}): LasVegasAction => ({ type: 'playCard', card: c, ...extra }) as LasVegasAction;
 const names = (n: number): string[] => ['Ann', 'Bob', 'Cat', 'Dan', 'Eve', 'Fay', 'Gus', 'Hal'].slice(0, n);

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { GameSetupError, isInvalid, type InvalidAction } from '../../src/games/types.js';
+import { GameSetupError } from '../../src/games/types.js';
 import {
   BILL_COUNT,
   BILL_VALUES,
@@ -28,23 +28,11 @@ import {
 } from '../../src/games/las-vegas.js';
 import { checkContract, playBotGame, replay } from './harness.js';
 import { checkInvariants } from './las-vegas-invariants.js';
+import { refuse, roll, step } from './las-vegas-moves.js';
 
 // ---------------------------------------------------------------------------
 // Helpers
 
-function step(state: LasVegasState, action: LasVegasAction): LasVegasState {
-  const next = lasVegas.apply(state, action);
-  if (isInvalid(next)) throw new Error(`unexpected refusal ${next.code}: ${next.message}`);
-  return next;
-}
-
-function refuse(state: LasVegasState, action: unknown): InvalidAction {
-  const next = lasVegas.apply(state, action as LasVegasAction);
-  if (!isInvalid(next)) throw new Error(`expected a refusal for ${JSON.stringify(action)}`);
-  return next;
-}
-
-const roll = (...values: number[]): LasVegasAction => ({ type: 'roll', values });
 const place = (value: number): LasVegasAction => ({ type: 'place', value });
 const names = (n: number): string[] => ['Ann', 'Bob', 'Cat', 'Dan', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy'].slice(0, n);
 const values = (ids: readonly number[]): number[] => ids.map(billValue);
