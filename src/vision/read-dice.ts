@@ -30,6 +30,12 @@ export interface VisionConfig extends SceneConfig {
   readonly minFill: number;
   /** Depths (share of the blob's deepest point) at which a blob that is not one die is cut to part touching dice. Add deeper cuts when touching dice stay merged. */
   readonly splitDepths: readonly number[];
+  /** Most dice in a row side by side that a bar-shaped blob is cut into (2 or more; below 2 turns it off). */
+  readonly maxRow: number;
+  /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
+  readonly rowSquareness: number;
+  /** Share of its box a row of dice must fill (higher than `minFill`: a die seen with a side face, or a cable, also makes a bar). */
+  readonly rowMinFill: number;
   /** Side of the upright face patch the pips are counted on, pixels. */
   readonly facePatch: number;
   /** Share of the face, at each edge, ignored when counting pips (bevel, rounded corners). */
@@ -93,6 +99,9 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   maxAspect: 1.5,
   minFill: 0.65,
   splitDepths: [0.35, 0.5, 0.65, 0.8],
+  maxRow: 3,
+  rowSquareness: 0.2,
+  rowMinFill: 0.75,
   facePatch: 80,
   faceInset: 0.08,
   pipLightnessWeight: 1,
@@ -272,7 +281,37 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[];
     if (whole && parts.length > 0) return { parts, whole: true };
     if (parts.length > partial.length) partial = parts;
   }
-  return { parts: partial, whole: false };
+  // Dice side by side in a row have no neck to cut at: the cores stay one long bar.
+  const row = rowOfDice(contour, cfg);
+  return { parts: row.length > partial.length ? row : partial, whole: false };
+}
+
+/**
+ * Dice touching side by side make a blob like a bar: its box is a row of n
+ * about square parts and it fills the box like one die. Each square is a die.
+ * Empty when the blob is not such a row.
+ */
+function rowOfDice(contour: cv.Contour, cfg: VisionConfig): Blob[] {
+  const rect = contour.minAreaRect();
+  const { width, height } = rect.size;
+  const long = Math.max(width, height);
+  const short = Math.min(width, height);
+  const n = Math.round(long / short);
+  if (n < 2 || n > cfg.maxRow || short < cfg.dieSizeMin || short > cfg.dieSizeMax) return [];
+  // Each part must be about square, and the row as full as one die's box (an L or a diagonal pair is not a row).
+  if (Math.abs(long / n / short - 1) > cfg.rowSquareness || contour.area < long * short * cfg.rowMinFill) return [];
+  const rad = (rect.angle * Math.PI) / 180;
+  // The box's width runs along its angle: the long axis is that way or turned a quarter.
+  const axis = width >= height ? { x: Math.cos(rad), y: Math.sin(rad) } : { x: -Math.sin(rad), y: Math.cos(rad) };
+  const step = long / n;
+  const parts: Blob[] = [];
+  for (let i = 0; i < n; i++) {
+    const offset = (i - (n - 1) / 2) * step;
+    const centre = new cv.Point2(rect.center.x + axis.x * offset, rect.center.y + axis.y * offset);
+    const size = width >= height ? new cv.Size(step, height) : new cv.Size(width, step);
+    parts.push(toBlob(new cv.RotatedRect(centre, size, rect.angle)));
+  }
+  return parts;
 }
 
 /** Step 1d: pixels that are not tray floor (8-bit mask). Exported for debugging overlays. */
