@@ -21,6 +21,8 @@ export interface VisionConfig extends SceneConfig {
   readonly floorScale: number;
   /** Median window of the floor estimate, in shrunken pixels (odd). Raise it when big dice or crowded trays leak into the floor estimate. */
   readonly floorKernel: number;
+  /** Weighted Lab distance (as `foregroundThreshold`) from the whole frame's floor colour below which a pixel is floor whatever the local floor: where dice crowd a dark rim or corner, the local estimate takes their colour and the floor beside them would stand out. Lower it when pale dice are missed; 0 turns it off (a floor of two tones). */
+  readonly overallFloorThreshold: number;
   /** Smallest and largest die edge in pixels. Widen when the camera sits lower or higher. */
   readonly dieSizeMin: number;
   readonly dieSizeMax: number;
@@ -94,6 +96,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   brighterWeight: 2.5,
   floorScale: 8,
   floorKernel: 15,
+  overallFloorThreshold: 11,
   dieSizeMin: 16,
   dieSizeMax: 200,
   maxAspect: 1.5,
@@ -208,10 +211,12 @@ interface Blob {
  * larger than a die, computed on a shrunken copy (Lab, same size as `lab`).
  * A local estimate follows uneven light, vignetting and a floor of two tones.
  */
-function estimateFloor(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
+function estimateFloor(lab: cv.Mat, cfg: VisionConfig): { local: cv.Mat; overall: Lab } {
   const f = cfg.floorScale;
   const small = lab.resize(Math.max(1, Math.round(lab.rows / f)), Math.max(1, Math.round(lab.cols / f)), 0, 0, cv.INTER_AREA);
-  return small.medianBlur(cfg.floorKernel).resize(lab.rows, lab.cols, 0, 0, cv.INTER_LINEAR);
+  const local = small.medianBlur(cfg.floorKernel).resize(lab.rows, lab.cols, 0, 0, cv.INTER_LINEAR);
+  // The floor's colour over the whole frame: dice and a rim cover far less than half of it.
+  return { local, overall: medianLab(small, 1) };
 }
 
 /**
@@ -318,7 +323,13 @@ function rowOfDice(contour: cv.Contour, cfg: VisionConfig): Blob[] {
 export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
   // Split once: the floor test uses every channel, the outline test the lightness.
   const channels = lab.splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
-  const colour = floorDistance(channels, estimateFloor(lab, cfg), cfg).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
+  const { local, overall } = estimateFloor(lab, cfg);
+  let colour = floorDistance(channels, local, cfg).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
+  if (cfg.overallFloorThreshold > 0) {
+    // Where dice crowd a dark tray's rim or corner, the local estimate takes their colour and the floor beside them stands out: floor like the frame's floor is floor too.
+    const flat = new cv.Mat(lab.rows, lab.cols, cv.CV_8UC3).setTo(new cv.Vec3((overall.L * 255) / 100, overall.a + 128, overall.b + 128));
+    colour = colour.bitwiseAnd(floorDistance(channels, flat, cfg).threshold(cfg.overallFloorThreshold, 255, cv.THRESH_BINARY));
+  }
   if (cfg.edgeThreshold > 0) addOutlined(channels[0], colour, cfg);
   return colour.morphologyEx(KERNEL_3, cv.MORPH_OPEN).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
 }
