@@ -263,12 +263,11 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[];
   const dist = filled.distanceTransform(cv.DIST_L2, 3);
   const deepest = dist.minMaxLoc().maxVal;
   if (deepest * 2 < cfg.dieSizeMin * 0.8) return { parts: [], whole: false };
-  // The best partial cut: the most die-shaped cores when no cut parts the blob into dice alone (dice against a wall or a shadow).
-  let partial: Blob[] = [];
+  // Each die is taken at the shallowest cut that parts it from the rest: small dice vanish at deep cuts that larger dice in the same blob need.
+  const parts: Blob[] = [];
   for (const share of cfg.splitDepths) {
     const depth = deepest * share;
     const cores = dist.threshold(depth, 255, cv.THRESH_BINARY).convertTo(cv.CV_8U).findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
-    const parts: Blob[] = [];
     let whole = true;
     for (const core of cores) {
       if (core.area < 4) continue;
@@ -278,17 +277,31 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[];
         new cv.Size(c.size.width + 2 * depth, c.size.height + 2 * depth),
         c.angle,
       );
+      if (parts.some((part) => contains(part.box, rect.center))) continue; // a die taken at a shallower cut
       const long = Math.max(rect.size.width, rect.size.height);
       const short = Math.min(rect.size.width, rect.size.height);
       if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) whole = false;
       else parts.push(toBlob(rect));
     }
     if (whole && parts.length > 0) return { parts, whole: true };
-    if (parts.length > partial.length) partial = parts;
   }
   // Dice side by side in a row have no neck to cut at: the cores stay one long bar.
   const row = rowOfDice(contour, cfg);
-  return { parts: row.length > partial.length ? row : partial, whole: false };
+  return { parts: row.length > parts.length ? row : parts, whole: false };
+}
+
+/** Whether a point lies inside a convex polygon (corners in order around it). */
+function contains(box: readonly Point[], p: Point): boolean {
+  let sign = 0;
+  for (let i = 0; i < box.length; i++) {
+    const a = box[i] as Point;
+    const b = box[(i + 1) % box.length] as Point;
+    const cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+    if (cross === 0) continue;
+    if (sign === 0) sign = Math.sign(cross);
+    else if (Math.sign(cross) !== sign) return false;
+  }
+  return true;
 }
 
 /**
