@@ -233,6 +233,19 @@ function floorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: cv.Ma
     .addWeighted(1, b.absdiff(b0), 1, 0);
 }
 
+/** `floorDistance` from a floor of one colour, with scalar operations (cheaper than a floor image). */
+function flatFloorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: Lab, cfg: VisionConfig): cv.Mat {
+  const [L, a, b] = channels;
+  const L0 = (floor.L * 255) / 100;
+  // convertTo saturates: each term is the positive part of a scaled difference; convertScaleAbs gives |x - v|.
+  const brighter = cfg.brighterWeight / 2.55;
+  const darker = cfg.lightnessWeight / 2.55;
+  return L.convertTo(cv.CV_8U, brighter, -L0 * brighter)
+    .add(L.convertTo(cv.CV_8U, -darker, L0 * darker))
+    .add(a.convertScaleAbs(1, -(floor.a + 128)))
+    .add(b.convertScaleAbs(1, -(floor.b + 128)));
+}
+
 function toBlob(rect: cv.RotatedRect): Blob {
   return { rect, box: corners(rect), size: (rect.size.width + rect.size.height) / 2 };
 }
@@ -340,8 +353,7 @@ export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
   let colour = floorDistance(channels, local, cfg).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
   if (cfg.overallFloorThreshold > 0) {
     // Where dice crowd a dark tray's rim or corner, the local estimate takes their colour and the floor beside them stands out: floor like the frame's floor is floor too.
-    const flat = new cv.Mat(lab.rows, lab.cols, cv.CV_8UC3).setTo(new cv.Vec3((overall.L * 255) / 100, overall.a + 128, overall.b + 128));
-    colour = colour.bitwiseAnd(floorDistance(channels, flat, cfg).threshold(cfg.overallFloorThreshold, 255, cv.THRESH_BINARY));
+    colour = colour.bitwiseAnd(flatFloorDistance(channels, overall, cfg).threshold(cfg.overallFloorThreshold, 255, cv.THRESH_BINARY));
   }
   if (cfg.edgeThreshold > 0) addOutlined(channels[0], colour, cfg);
   return colour.morphologyEx(KERNEL_3, cv.MORPH_OPEN).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
