@@ -28,7 +28,7 @@ export interface VisionConfig extends SceneConfig {
   readonly dieSizeMax: number;
   /** Longest/shortest side of a die's box above which the blob is not one die lying flat. */
   readonly maxAspect: number;
-  /** Share of its box a die's blob must fill (a square fills ~0.95, rounded corners ~0.9). */
+  /** Share of its box a die's blob must fill (a square fills ~0.95, rounded corners ~0.9; a square cluster of dice less). Raise it when a square cluster of touching dice passes as one die; lower it when single dice are cut apart. */
   readonly minFill: number;
   /** Depths (share of the blob's deepest point) at which a blob that is not one die is cut to part touching dice. Add deeper cuts when touching dice stay merged. */
   readonly splitDepths: readonly number[];
@@ -100,7 +100,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   dieSizeMin: 16,
   dieSizeMax: 200,
   maxAspect: 1.5,
-  minFill: 0.65,
+  minFill: 0.72,
   splitDepths: [0.35, 0.5, 0.65, 0.8],
   maxRow: 3,
   rowSquareness: 0.2,
