@@ -207,9 +207,10 @@ interface Blob {
 }
 
 /**
- * Step 1a: the tray floor as seen under each pixel: a median over a window much
- * larger than a die, computed on a shrunken copy (Lab, same size as `lab`).
- * A local estimate follows uneven light, vignetting and a floor of two tones.
+ * Step 1a: the tray floor as seen under each pixel (`local`): a median over a
+ * window much larger than a die, computed on a shrunken copy (Lab, same size
+ * as `lab`). A local estimate follows uneven light, vignetting and a floor of
+ * two tones. `overall` is the median colour of the whole frame.
  */
 function estimateFloor(lab: cv.Mat, cfg: VisionConfig): { local: cv.Mat; overall: Lab } {
   const f = cfg.floorScale;
@@ -263,7 +264,8 @@ function isOneDie(contour: cv.Contour, rect: cv.RotatedRect, cfg: VisionConfig):
  * blob. Its distance transform, cut at rising depths, falls apart into one core
  * per die; each core grown back by the cut depth is a die. `whole` is false
  * when no cut gives only die-shaped parts: `parts` are then the die-shaped
- * cores of the best cut (dice against a wall, a shadow or a cocked die).
+ * cores found at any cut (dice against a wall, a shadow or a cocked die), or
+ * the dice of a blob shaped like a row of them.
  */
 function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[]; whole: boolean } {
   const r = contour.boundingRect();
