@@ -6,12 +6,14 @@
  * the share of dice reported unreadable, and milliseconds per image (decode +
  * read, OpenCV on one thread). The last line is one JSON object of the figures.
  *
- *   npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...]
+ *   npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR]
  *
  * `--half 0` takes the images at even positions of labels.json, `--half 1`
  * the odd ones: tune on one half, report on the other (a held-out check).
  * `--set` overrides one numeric `VisionConfig` tunable for the run (repeatable),
- * for trying a setting without editing the defaults.
+ * for trying a setting without editing the defaults (`--set useClassifier=0`
+ * reads with the pip counter alone). `--model DIR` reads with the face
+ * classifier in DIR (say one trained on `--half 0` only, to measure on half 1).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +32,7 @@ interface LabelledImage {
 }
 
 const args = process.argv.slice(2);
-const optionValues = new Set(args.flatMap((a, i) => (a === '--limit' || a === '--set' || a === '--half' ? [i + 1] : [])));
+const optionValues = new Set(args.flatMap((a, i) => (a === '--limit' || a === '--set' || a === '--half' || a === '--model' ? [i + 1] : [])));
 const dir = args.find((a, i) => !a.startsWith('--') && !optionValues.has(i));
 const limitAt = args.indexOf('--limit');
 const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
@@ -50,9 +52,16 @@ args.forEach((a, i) => {
   }
   overrides[key] = Number(value);
 });
-const config: VisionConfig = { ...DEFAULT_VISION_CONFIG, ...overrides };
+const modelAt = args.indexOf('--model');
+const config: VisionConfig = {
+  ...DEFAULT_VISION_CONFIG,
+  ...overrides,
+  // Booleans are set as 0 or 1.
+  ...('useClassifier' in overrides ? { useClassifier: overrides.useClassifier !== 0 } : {}),
+  ...(modelAt >= 0 ? { classifierModel: args[modelAt + 1] as string } : {}),
+};
 if (!dir) {
-  console.error('usage: npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...]');
+  console.error('usage: npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR]');
   process.exit(2);
 }
 let labels: { images: LabelledImage[] };

@@ -1,5 +1,6 @@
 import cv from '../hardware/opencv.js';
 import type { Frame } from '../hardware/types.js';
+import { faceInput, loadFaceClassifier, MODEL_DIR, type FaceClassifier, type FaceGuess } from './face-classifier.js';
 import { DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
 import { DEFAULT_SCENE_CONFIG, judgeScene, type SceneConfig } from './validity.js';
@@ -83,8 +84,15 @@ export interface VisionConfig extends SceneConfig {
   readonly oneEmptyGridRatio: number;
   /** Confidence factor for a doubtful empty grid point. */
   readonly emptyGridPenalty: number;
-  /** Below this confidence a die's value is reported as unreadable (null). */
+  /** Below this confidence a die's pip count is not trusted on its own (null unless the classifier reads the face). */
   readonly minConfidence: number;
+  /** Read faces with the trained face classifier too (src/vision/face-classifier.ts), and the folder of its model files. */
+  readonly useClassifier: boolean;
+  readonly classifierModel: string;
+  /** Classifier probability at which it overrules a clear pip count it disagrees with (the die becomes unreadable). Lower it for fewer wrong values. */
+  readonly classifierVeto: number;
+  /** Classifier probability at which it reads a face the pips could not. Raise it for fewer wrong values. */
+  readonly classifierAlone: number;
   readonly palette: Readonly<Record<string, Lab>>;
 }
 
@@ -130,6 +138,10 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   oneEmptyGridRatio: 0.35,
   emptyGridPenalty: 0.5,
   minConfidence: 0.6,
+  useClassifier: true,
+  classifierModel: MODEL_DIR,
+  classifierVeto: 0.5,
+  classifierAlone: 0.95,
   palette: DEFAULT_PALETTE,
 });
 
@@ -605,7 +617,7 @@ function pipThresholds(dist: cv.Mat, cfg: VisionConfig): number[] {
  * pips only show at lower ones); the largest clean face layout wins, and its
  * empty grid points must be plain body.
  */
-export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number; centre: Point | null } {
+export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number; centre: Point | null; contrast: cv.Mat } {
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
   const innerSide = side - 2 * inset;
@@ -627,7 +639,7 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
     // The thresholds rise: once a reading is clean, the higher ones can only lose pips.
     if (count.shed === 0 && count.stray === 0) break;
   }
-  if (best === null) return { body, pips: 0, confidence: 0, centre: null };
+  if (best === null) return { body, pips: 0, confidence: 0, centre: null, contrast: dist };
   let confidence = cfg.shedPenalty ** best.shed * (best.stray > 0 ? cfg.strayPenalty : 1);
   const evidence = pipEvidence(dist.getData(), innerSide, inset, best.pips, cfg);
   // A lone pip is the likeliest misreading (the one strong pip of a face whose others are faint): its surroundings must be plainer.
@@ -636,7 +648,7 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
   // A face layout is centred on the face: the pips' centroid is the top face's centre (the blob may include side faces).
   const n = best.pips.length;
   const centre = { x: best.pips.reduce((sum, p) => sum + p.x, 0) / n, y: best.pips.reduce((sum, p) => sum + p.y, 0) / n };
-  return { body, pips: n, confidence, centre };
+  return { body, pips: n, confidence, centre, contrast: dist };
 }
 
 /** Left to right in columns of a die's width, then top to bottom: a stable order for the game. */
@@ -646,25 +658,50 @@ function readingOrder(p: DieReading, q: DieReading): number {
   return Math.abs(dx) > column / 2 ? dx : p.center.y - q.center.y;
 }
 
+/**
+ * Step 4: a die's value from the pip count and the face classifier. Both must
+ * agree when the pips are clear (the classifier may also say it is no die's
+ * face); a face the pips cannot read may still be read by a classifier that is
+ * very sure of it; otherwise the die is unreadable.
+ */
+export function decideValue(pips: { readonly pips: number; readonly confidence: number }, guess: FaceGuess | null, cfg: VisionConfig): { value: number | null; confidence: number } {
+  const counted = pips.confidence >= cfg.minConfidence;
+  if (guess === null) return counted ? { value: pips.pips, confidence: pips.confidence } : { value: null, confidence: pips.confidence };
+  if (counted && guess.value === pips.pips) return { value: pips.pips, confidence: Math.max(pips.confidence, guess.probability) };
+  if (counted) {
+    // They disagree: the value is in doubt unless the classifier itself is unsure.
+    return guess.probability >= cfg.classifierVeto ? { value: null, confidence: Math.min(pips.confidence, 1 - guess.probability) } : { value: pips.pips, confidence: pips.confidence * (1 - guess.probability) };
+  }
+  return guess.value > 0 && guess.probability >= cfg.classifierAlone ? { value: guess.value, confidence: guess.probability } : { value: null, confidence: 0 };
+}
+
+const classifiers = new Map<string, FaceClassifier>();
+/** The configured model, loaded on first use. */
+function classifierFor(cfg: VisionConfig): FaceClassifier | null {
+  if (!cfg.useClassifier) return null;
+  let classifier = classifiers.get(cfg.classifierModel);
+  if (!classifier) {
+    classifier = loadFaceClassifier(cfg.classifierModel);
+    classifiers.set(cfg.classifierModel, classifier);
+  }
+  return classifier;
+}
+
 /** Reads every die in a decoded BGR frame. Pure: the frame is not changed. */
 export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG, expectedCount?: number): DiceReading {
   const started = performance.now();
   const lab = image.cvtColor(cv.COLOR_BGR2Lab);
   const { blobs, objects } = findDieBlobs(lab, cfg);
-  const dice: DieReading[] = blobs.map((blob) => {
-    const face = readFace(uprightFace(lab, blob, cfg.facePatch), cfg);
+  const faces = blobs.map((blob) => readFace(uprightFace(lab, blob, cfg.facePatch), cfg));
+  const classifier = classifierFor(cfg);
+  const guesses = classifier ? classifier.classify(faces.map((f) => faceInput(f.contrast))) : [];
+  const dice: DieReading[] = blobs.map((blob, i) => {
+    const face = faces[i] as (typeof faces)[number];
     const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
-    const confidence = face.confidence;
-    const readable = confidence >= cfg.minConfidence;
-    return {
-      value: readable ? face.pips : null,
-      colour: colour.name,
-      lab: face.body,
-      center: readable && face.centre ? patchToFrame(blob, face.centre, cfg.facePatch) : { x: blob.rect.center.x, y: blob.rect.center.y },
-      box: blob.box,
-      size: blob.size,
-      confidence,
-    };
+    const { value, confidence } = decideValue(face, guesses[i] ?? null, cfg);
+    // The pips' centroid is the top face's centre (the blob may include side faces).
+    const centre = value !== null && face.centre ? patchToFrame(blob, face.centre, cfg.facePatch) : { x: blob.rect.center.x, y: blob.rect.center.y };
+    return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
   });
   const fills = new Map(dice.map((d, i) => [d, blobs[i]?.fill ?? 1]));
   dice.sort(readingOrder);

@@ -1,0 +1,131 @@
+/**
+ * Trains the die-face classifier (src/vision/face-classifier.ts) and writes it
+ * as a Darknet model (cfg + weights) that OpenCV's dnn module loads. This
+ * script finds the faces; scripts/train_die_classifier.py trains on them with
+ * Debian's python3-torch (a development tool only: reading needs just OpenCV).
+ *
+ *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] <dataset-dir> ...
+ *
+ * Faces come from the reader's own die finder (so training sees what reading
+ * sees): every blob whose box holds exactly one labelled die's centre is a
+ * sample with that die's value. Datasets are in shared/datasets/FORMAT.md's
+ * layout; `--half 0` keeps the images at even positions of each labels.json
+ * (to measure on the odd ones with `npm run bench:vision -- DIR --half 1`).
+ * `--sim N` adds N simulator frames (seeded) so the simulated tower stays read.
+ * Seeded throughout: the same inputs give the same model files.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DIE_COLOURS, SeededRandom } from '../src/hardware/index.js';
+import cv from '../src/hardware/opencv.js';
+import { DEFAULT_TRAY, renderTray, throwDice } from '../src/hardware/simulator/index.js';
+import { CLASSES, FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR, MODEL_WEIGHTS } from '../src/vision/face-classifier.js';
+import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readFace, uprightFace, type VisionConfig } from '../src/vision/read-dice.js';
+import type { Point } from '../src/vision/types.js';
+
+interface LabelledImage {
+  readonly file: string;
+  readonly dice: readonly { readonly value: number; readonly box: readonly [number, number, number, number]; readonly note?: string }[];
+}
+interface Sample {
+  readonly input: Float32Array;
+  readonly value: number;
+}
+
+const args = process.argv.slice(2);
+function option(name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+const optionValues = new Set(args.flatMap((a, i) => (a.startsWith('--') ? [i + 1] : [])));
+const datasets = args.filter((a, i) => !a.startsWith('--') && !optionValues.has(i));
+const out = option('--out') ?? MODEL_DIR;
+const half = option('--half');
+const simFrames = Number(option('--sim') ?? 300);
+const epochs = Number(option('--epochs') ?? 20);
+// Debian's interpreter, where apt's python3-torch is installed (not a pyenv or venv python on PATH).
+const PYTHON = process.env.DICE_TOWER_PYTHON ?? '/usr/bin/python3';
+if (half !== undefined && half !== '0' && half !== '1') throw new Error(`--half takes 0 or 1, got "${half}"`);
+if (datasets.length === 0 && simFrames === 0) {
+  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] <dataset-dir> ...');
+  process.exit(2);
+}
+const cfg: VisionConfig = DEFAULT_VISION_CONFIG;
+cv.setNumThreads(1);
+
+function inside(p: Point, poly: readonly Point[]): boolean {
+  let hit = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const a = poly[i] as Point;
+    const b = poly[j] as Point;
+    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) hit = !hit;
+  }
+  return hit;
+}
+
+/** The faces the die finder sees in an image, each with the value of the one labelled die inside its box, or 0 when its box holds none or several. */
+function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[]): Sample[] {
+  const lab = image.cvtColor(cv.COLOR_BGR2Lab);
+  const samples: Sample[] = [];
+  for (const blob of findDieBlobs(lab, cfg).blobs) {
+    const held = dice.filter((d) => inside(d.center, blob.box));
+    // No die in it, or two: an example of what is not one die's face (class 0).
+    const value = held.length === 1 ? (held[0] as { value: number }).value : 0;
+    const face = readFace(uprightFace(lab, blob, cfg.facePatch), cfg);
+    const data = faceInput(face.contrast).getData();
+    // A copy of exactly the face's floats (the Buffer may be a view into a larger pool).
+    const input = new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4).slice();
+    samples.push({ input, value });
+  }
+  return samples;
+}
+
+const samples: Sample[] = [];
+for (const dir of datasets) {
+  const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as { images: LabelledImage[] };
+  const chosen = labels.images.filter((_, i) => half === undefined || i % 2 === Number(half));
+  let labelled = 0;
+  const before = samples.length;
+  for (const image of chosen) {
+    const dice = image.dice
+      .filter((d) => d.note === undefined)
+      .map((d) => ({ value: d.value, center: { x: (d.box[0] + d.box[2]) / 2, y: (d.box[1] + d.box[3]) / 2 } }));
+    labelled += dice.length;
+    samples.push(...facesOf(decodeFrame(readFileSync(join(dir, image.file))), dice));
+  }
+  console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${chosen.length} images, ${labelled} labelled dice, ${samples.length - before} faces found`);
+}
+if (simFrames > 0) {
+  const before = samples.length;
+  for (let seed = 1; seed <= simFrames; seed++) {
+    const rng = new SeededRandom(900_000 + seed);
+    const n = rng.int(1, 10);
+    const truth = throwDice(rng, n, Array.from({ length: n }, () => rng.pick(DIE_COLOURS)));
+    const frame = decodeFrame(renderTray(truth, DEFAULT_TRAY, { noiseSeed: seed }));
+    samples.push(...facesOf(frame, truth.map((d) => ({ value: d.value, center: { x: d.x, y: d.y } }))));
+  }
+  console.log(`simulator: ${simFrames} frames, ${samples.length - before} faces found`);
+}
+
+const counts = [0, 1, 2, 3, 4, 5, 6].map((v) => samples.filter((s) => s.value === v).length);
+console.log(`training on ${samples.length} faces (not a face, then values 1-6: ${counts.join(', ')})`);
+const work = mkdtempSync(join(tmpdir(), 'die-faces-'));
+writeFileSync(join(work, 'faces.bin'), Buffer.concat(samples.map((s) => Buffer.from(s.input.buffer, s.input.byteOffset, s.input.byteLength))));
+writeFileSync(join(work, 'values.bin'), Uint8Array.from(samples.map((s) => s.value)));
+const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs)], { stdio: 'inherit' });
+if (trained.status !== 0) {
+  console.error(`training failed (${PYTHON} exited with ${trained.status ?? trained.signal}); it needs Debian's python3-torch: apt-get install python3-torch`);
+  process.exit(1);
+}
+
+// The model as OpenCV runs it must give the trained network's answers.
+const expected = new Float32Array(readFileSync(join(work, 'check.bin')).buffer.slice(0));
+const check = samples.slice(0, expected.length / CLASSES);
+const fromCv = loadFaceClassifier(out).classify(check.map((s) => new cv.Mat(Buffer.from(s.input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32F)));
+let worst = 0;
+fromCv.forEach((g, i) => (worst = Math.max(worst, Math.abs(g.probability - (expected[i * CLASSES + g.value] as number)))));
+rmSync(work, { recursive: true });
+console.log(`wrote ${join(out, MODEL_CFG)} and ${MODEL_WEIGHTS}; OpenCV and PyTorch differ by at most ${worst.toExponential(2)} on ${check.length} faces`);
+if (worst > 1e-4) throw new Error('the model OpenCV loaded does not give the trained answers');

@@ -1,0 +1,105 @@
+"""Trains the die-face classifier on faces extracted by scripts/train-die-classifier.ts.
+
+    /usr/bin/python3 scripts/train_die_classifier.py WORK_DIR OUT_DIR EPOCHS
+
+Reads WORK_DIR/faces.bin (float32, N x SIDE x SIDE) and WORK_DIR/values.bin
+(uint8: 0 = not one die's face, 1-6 = the value), trains with every face in its 8 rotations and mirror images,
+writes OUT_DIR/die-face.cfg and OUT_DIR/die-face.weights (Darknet, read by
+OpenCV's dnn module) and WORK_DIR/check.bin (float32 probabilities of the first
+faces, which the caller compares with OpenCV's). Debian's python3-torch; seeded
+and single-threaded, so the same faces give the same files.
+"""
+import os
+import struct
+import sys
+
+import numpy as np
+import torch
+from torch import nn
+
+SIDE = 24
+FILTERS = (16, 32, 64)
+SEED = 7
+CHECK = 200
+CLASSES = 7  # not a face, then the values 1-6
+
+
+def network() -> nn.Sequential:
+    layers: list[nn.Module] = []
+    channels = 1
+    for filters in FILTERS:
+        layers += [nn.Conv2d(channels, filters, 3, padding=1), nn.LeakyReLU(0.1), nn.MaxPool2d(2, 2)]
+        channels = filters
+    # A 1x1 convolution to the classes, averaged over the face, then softmax (Darknet: convolutional, avgpool, softmax).
+    layers += [nn.Conv2d(channels, CLASSES, 1), nn.AdaptiveAvgPool2d(1), nn.Flatten()]
+    return nn.Sequential(*layers)
+
+
+def symmetries(faces: np.ndarray) -> np.ndarray:
+    rotations = [np.rot90(faces, k, axes=(1, 2)) for k in range(4)]
+    return np.concatenate(rotations + [r[:, :, ::-1] for r in rotations])
+
+
+def write_darknet(model: nn.Sequential, out: str) -> None:
+    convolutions = [m for m in model if isinstance(m, nn.Conv2d)]
+    cfg = ['[net]', f'width={SIDE}', f'height={SIDE}', 'channels=1', '']
+    weights = []
+    for i, conv in enumerate(convolutions):
+        last = i == len(convolutions) - 1
+        size = conv.kernel_size[0]
+        cfg += ['[convolutional]', f'filters={conv.out_channels}', f'size={size}', 'stride=1', f'pad={1 if size > 1 else 0}', f'activation={"linear" if last else "leaky"}', '']
+        if not last:
+            cfg += ['[maxpool]', 'size=2', 'stride=2', '']
+        # Darknet order: biases, then kernels as (out, in, y, x), which is PyTorch's own.
+        weights += [conv.bias.detach().numpy().astype('<f4').ravel(), conv.weight.detach().numpy().astype('<f4').ravel()]
+    cfg += ['[avgpool]', '', '[softmax]', '']
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, 'die-face.cfg'), 'w') as f:
+        f.write('\n'.join(cfg))
+    with open(os.path.join(out, 'die-face.weights'), 'wb') as f:
+        # major, minor, revision, then images seen as 64 bits (version 0.2 and later)
+        f.write(struct.pack('<iiiq', 0, 2, 0, 0))
+        for w in weights:
+            f.write(w.tobytes())
+
+
+def main() -> None:
+    work, out, epochs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    torch.manual_seed(SEED)
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    faces = np.fromfile(os.path.join(work, 'faces.bin'), dtype='<f4').reshape(-1, SIDE, SIDE)
+    values = np.fromfile(os.path.join(work, 'values.bin'), dtype=np.uint8).astype(np.int64)
+    x = torch.from_numpy(np.ascontiguousarray(symmetries(faces))[:, None, :, :])
+    y = torch.from_numpy(np.tile(values, 8))
+    model = network()
+    optimiser = torch.optim.Adam(model.parameters(), lr=0.003)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
+    loss_of = nn.CrossEntropyLoss()
+    generator = torch.Generator().manual_seed(SEED)
+    for epoch in range(epochs):
+        model.train()
+        order = torch.randperm(len(x), generator=generator)
+        total, right = 0.0, 0
+        for start in range(0, len(x), 64):
+            batch = order[start:start + 64]
+            logits = model(x[batch])
+            loss = loss_of(logits, y[batch])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            total += loss.item() * len(batch)
+            right += (logits.argmax(1) == y[batch]).sum().item()
+        schedule.step()
+        print(f'epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}, training accuracy {100 * right / len(x):.2f}%', flush=True)
+    model.eval()
+    write_darknet(model, out)
+    with torch.no_grad():
+        # As the reader classifies: each face in its 8 rotations and mirror images, the probabilities averaged.
+        views = torch.from_numpy(np.ascontiguousarray(symmetries(faces[:CHECK]))[:, None, :, :])
+        check = torch.softmax(model(views), 1).reshape(8, -1, CLASSES).mean(0).numpy().astype('<f4')
+    check.tofile(os.path.join(work, 'check.bin'))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cv from '../hardware/opencv.js';
+import { VisionError } from './types.js';
+
+/**
+ * The die-face classifier: a small convolutional network that tells a face's
+ * value from its contrast map. It is trained by `scripts/train-die-classifier.ts`
+ * (which writes the two model files below) and run through OpenCV's `dnn`
+ * module. The pip counter in read-dice.ts and this network read every face;
+ * the reader decides from both (read-dice.ts `decideValue`).
+ */
+
+/** Side of the classifier's input, pixels. */
+export const FACE_INPUT_SIDE = 24;
+/** Contrast (8-bit Lab distance) that maps to 1 when a face has no stronger one: a blank or washed-out face stays faint instead of being stretched into noise. */
+const MIN_CONTRAST_SCALE = 40;
+
+export const MODEL_DIR = join(dirname(fileURLToPath(import.meta.url)), 'model');
+export const MODEL_CFG = 'die-face.cfg';
+export const MODEL_WEIGHTS = 'die-face.weights';
+
+/** A face's contrast map (8-bit, 0 = body colour) as the classifier's input: 24×24, float, 0-1. */
+export function faceInput(contrast: cv.Mat): cv.Mat {
+  const small = contrast.resize(FACE_INPUT_SIDE, FACE_INPUT_SIDE, 0, 0, cv.INTER_AREA);
+  const scale = Math.max(MIN_CONTRAST_SCALE, small.minMaxLoc().maxVal);
+  return small.convertTo(cv.CV_32F, 1 / scale);
+}
+
+/** The network's classes: 0 = not one die's face (floor, a shadow, two dice, part of a die), then the values 1-6. */
+export const CLASSES = 7;
+
+export interface FaceGuess {
+  /** 1-6: the likeliest value; 0 when the likeliest is that this is not one die's face. */
+  readonly value: number;
+  /** Its probability (softmax output, 0-1). */
+  readonly probability: number;
+}
+
+export interface FaceClassifier {
+  /** One guess per input (inputs from `faceInput`). */
+  classify(inputs: readonly cv.Mat[]): FaceGuess[];
+}
+
+const SYMMETRIES = 8;
+/** A square patch in its 4 rotations and their mirror images. */
+function symmetries(patch: cv.Mat): cv.Mat[] {
+  const mirrored = patch.flip(1);
+  return [patch, mirrored].flatMap((m) => [m, m.rotate(cv.ROTATE_90_CLOCKWISE), m.rotate(cv.ROTATE_180), m.rotate(cv.ROTATE_90_COUNTERCLOCKWISE)]);
+}
+
+/** Loads the network from `dir` (the model shipped in the repo by default). */
+export function loadFaceClassifier(dir: string = MODEL_DIR): FaceClassifier {
+  const cfg = join(dir, MODEL_CFG);
+  const weights = join(dir, MODEL_WEIGHTS);
+  if (!existsSync(cfg) || !existsSync(weights)) {
+    throw new VisionError('vision/no_model', `the die-face model is missing: expected ${cfg} and ${weights} (run scripts/train-die-classifier.ts)`);
+  }
+  const net = cv.readNetFromDarknet(cfg, weights);
+  return {
+    classify(inputs) {
+      if (inputs.length === 0) return [];
+      // Each face in its 8 rotations and mirror images, all in one forward pass; their average is steadier than one view's answer.
+      const views = inputs.flatMap(symmetries);
+      net.setInput(cv.blobFromImages(views, 1, new cv.Size(FACE_INPUT_SIDE, FACE_INPUT_SIDE), new cv.Vec3(0, 0, 0), false, false));
+      // The output blob is N×7×1×1; as an N×7 matrix its floats are one per class.
+      const data = net.forward().flattenFloat(views.length, CLASSES).getData();
+      const probabilities = new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
+      if (probabilities.length !== views.length * CLASSES) throw new VisionError('vision/bad_model', `the die-face model gave ${probabilities.length} outputs for ${views.length} faces (expected ${CLASSES} each)`);
+      return inputs.map((_, i) => {
+        const mean = new Array<number>(CLASSES).fill(0);
+        for (let v = 0; v < SYMMETRIES; v++) for (let c = 0; c < CLASSES; c++) mean[c] = (mean[c] as number) + (probabilities[(i * SYMMETRIES + v) * CLASSES + c] as number) / SYMMETRIES;
+        let best = 0;
+        for (let c = 1; c < CLASSES; c++) if ((mean[c] as number) > (mean[best] as number)) best = c;
+        return { value: best, probability: mean[best] as number };
+      });
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
+import cv from '../../src/hardware/opencv.js';
+import { DEFAULT_TRAY, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
+import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR } from '../../src/vision/face-classifier.js';
+import { decideValue, DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readFace, uprightFace } from '../../src/vision/read-dice.js';
+import { VisionError } from '../../src/vision/types.js';
+
+const cfg = DEFAULT_VISION_CONFIG;
+
+describe('the face classifier (the shipped model through OpenCV dnn)', () => {
+  const classifier = loadFaceClassifier();
+
+  it('reads simulator faces it was not trained on (seeds outside the training script\'s)', () => {
+    const wrong: string[] = [];
+    let faces = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const rng = new SeededRandom(seed);
+      const truth = throwDice(rng, 6, Array.from({ length: 6 }, () => rng.pick(DIE_COLOURS)));
+      const lab = decodeFrame(renderTray(truth, DEFAULT_TRAY, { noiseSeed: seed })).cvtColor(cv.COLOR_BGR2Lab);
+      const blobs = findDieBlobs(lab, cfg).blobs;
+      const guesses = classifier.classify(blobs.map((b) => faceInput(readFace(uprightFace(lab, b, cfg.facePatch), cfg).contrast)));
+      blobs.forEach((blob, i) => {
+        const die = truth.find((d) => Math.hypot(d.x - blob.rect.center.x, d.y - blob.rect.center.y) < d.size / 3);
+        if (!die) return;
+        faces++;
+        const guess = guesses[i];
+        if (guess?.value !== die.value) wrong.push(`seed ${seed}: ${die.colour} ${die.value} read as ${guess?.value} (p ${guess?.probability.toFixed(3)})`);
+      });
+    }
+    expect(faces).toBeGreaterThan(150);
+    expect(wrong).toEqual([]);
+  });
+
+  it('says a blank patch is no die face, with one guess per input and none for no input', () => {
+    const blank = new cv.Mat(FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32F, 0);
+    const [guess, ...rest] = classifier.classify([blank]);
+    expect(rest).toEqual([]);
+    expect(guess?.value).toBe(0);
+    expect(classifier.classify([])).toEqual([]);
+  });
+
+  it('refuses to start without its model files, naming them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'no-model-'));
+    copyFileSync(join(MODEL_DIR, MODEL_CFG), join(dir, MODEL_CFG));
+    expect(() => loadFaceClassifier(dir)).toThrow(VisionError);
+    expect(() => loadFaceClassifier(dir)).toThrow(/die-face\.weights/);
+  });
+});
+
+describe('decideValue: pip count and classifier together', () => {
+  const clear = { pips: 4, confidence: 0.9 };
+  const doubtful = { pips: 4, confidence: 0.3 };
+
+  it('takes a clear count the classifier agrees with', () => {
+    expect(decideValue(clear, { value: 4, probability: 0.99 }, cfg)).toEqual({ value: 4, confidence: 0.99 });
+  });
+
+  it('makes a clear count unreadable when the classifier is sure of another value, or that it is no face', () => {
+    expect(decideValue(clear, { value: 5, probability: 0.9 }, cfg).value).toBeNull();
+    expect(decideValue(clear, { value: 0, probability: 0.9 }, cfg).value).toBeNull();
+  });
+
+  it('keeps a clear count, less sure, when the classifier disagrees without conviction', () => {
+    const decided = decideValue(clear, { value: 5, probability: cfg.classifierVeto - 0.1 }, cfg);
+    expect(decided.value).toBe(4);
+    expect(decided.confidence).toBeLessThan(clear.confidence);
+  });
+
+  it('reads a face the pips could not only when the classifier is very sure', () => {
+    expect(decideValue(doubtful, { value: 6, probability: cfg.classifierAlone }, cfg)).toEqual({ value: 6, confidence: cfg.classifierAlone });
+    expect(decideValue(doubtful, { value: 6, probability: cfg.classifierAlone - 0.01 }, cfg).value).toBeNull();
+    expect(decideValue(doubtful, { value: 0, probability: 0.999 }, cfg).value).toBeNull();
+  });
+
+  it('falls back to the pip count alone without a classifier', () => {
+    expect(decideValue(clear, null, cfg).value).toBe(4);
+    expect(decideValue(doubtful, null, cfg).value).toBeNull();
+  });
+});
