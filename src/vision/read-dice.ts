@@ -687,6 +687,23 @@ function classifierFor(cfg: VisionConfig): FaceClassifier | null {
   return classifier;
 }
 
+/**
+ * The classifier's guess for each face: one view first; a face whose clear pip
+ * count that view confirms is settled, the others (doubt is where mistakes
+ * are) get the steadier answer over the 8 rotations and mirror images.
+ */
+function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: number; confidence: number; contrast: cv.Mat }[], cfg: VisionConfig): FaceGuess[] {
+  const inputs = faces.map((f) => faceInput(f.contrast));
+  const guesses = classifier.classify(inputs);
+  const doubtful = faces.flatMap((f, i) => (f.confidence >= cfg.minConfidence && guesses[i]?.value === f.pips ? [] : [i]));
+  const second = classifier.classify(
+    doubtful.map((i) => inputs[i] as cv.Mat),
+    true,
+  );
+  doubtful.forEach((i, k) => (guesses[i] = second[k] as FaceGuess));
+  return guesses;
+}
+
 /** Reads every die in a decoded BGR frame. Pure: the frame is not changed. */
 export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG, expectedCount?: number): DiceReading {
   const started = performance.now();
@@ -694,7 +711,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   const { blobs, objects } = findDieBlobs(lab, cfg);
   const faces = blobs.map((blob) => readFace(uprightFace(lab, blob, cfg.facePatch), cfg));
   const classifier = classifierFor(cfg);
-  const guesses = classifier ? classifier.classify(faces.map((f) => faceInput(f.contrast))) : [];
+  const guesses = classifier ? classifyFaces(classifier, faces, cfg) : [];
   const dice: DieReading[] = blobs.map((blob, i) => {
     const face = faces[i] as (typeof faces)[number];
     const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
