@@ -114,7 +114,7 @@ console.log(`training on ${samples.length} faces (not a face, then values 1-6: $
 const work = mkdtempSync(join(tmpdir(), 'die-faces-'));
 writeFileSync(join(work, 'faces.bin'), Buffer.concat(samples.map((s) => Buffer.from(s.input.buffer, s.input.byteOffset, s.input.byteLength))));
 writeFileSync(join(work, 'values.bin'), Uint8Array.from(samples.map((s) => s.value)));
-const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs)], { stdio: 'inherit' });
+const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs), String(FACE_INPUT_SIDE)], { stdio: 'inherit' });
 if (trained.status !== 0) {
   console.error(`training failed (${PYTHON} exited with ${trained.status ?? trained.signal}); it needs Debian's python3-torch: apt-get install python3-torch`);
   process.exit(1);
@@ -123,7 +123,7 @@ if (trained.status !== 0) {
 // The model as OpenCV runs it must give the trained network's answers.
 const expected = new Float32Array(readFileSync(join(work, 'check.bin')).buffer.slice(0));
 const check = samples.slice(0, expected.length / CLASSES);
-const fromCv = loadFaceClassifier(out).classify(check.map((s) => new cv.Mat(Buffer.from(s.input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32F)));
+const fromCv = loadFaceClassifier(out).classify(check.map((s) => new cv.Mat(Buffer.from(s.input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32F)), true);
 let worst = 0;
 fromCv.forEach((g, i) => (worst = Math.max(worst, Math.abs(g.probability - (expected[i * CLASSES + g.value] as number)))));
 rmSync(work, { recursive: true });

@@ -1,8 +1,8 @@
 """Trains the die-face classifier on faces extracted by scripts/train-die-classifier.ts.
 
-    /usr/bin/python3 scripts/train_die_classifier.py WORK_DIR OUT_DIR EPOCHS
+    /usr/bin/python3 scripts/train_die_classifier.py WORK_DIR OUT_DIR EPOCHS SIDE
 
-Reads WORK_DIR/faces.bin (float32, N x SIDE x SIDE) and WORK_DIR/values.bin
+Reads WORK_DIR/faces.bin (float32, N x SIDE x SIDE, SIDE = the reader's FACE_INPUT_SIDE) and WORK_DIR/values.bin
 (uint8: 0 = not one die's face, 1-6 = the value), trains with every face in its 8 rotations and mirror images,
 writes OUT_DIR/die-face.cfg and OUT_DIR/die-face.weights (Darknet, read by
 OpenCV's dnn module) and WORK_DIR/check.bin (float32 probabilities of the first
@@ -17,7 +17,7 @@ import numpy as np
 import torch
 from torch import nn
 
-SIDE = 24
+SIDE = 24  # set from the command line in main()
 FILTERS = (16, 32, 64)
 SEED = 7
 CHECK = 200
@@ -64,7 +64,8 @@ def write_darknet(model: nn.Sequential, out: str) -> None:
 
 
 def main() -> None:
-    work, out, epochs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    global SIDE
+    work, out, epochs, SIDE = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     torch.manual_seed(SEED)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
