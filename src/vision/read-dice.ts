@@ -180,14 +180,17 @@ const HISTOGRAMS = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(
 /** Median colour of an 8-bit Lab image (L scaled to 0-255, a and b offset by 128) over a sampling grid (or only where `mask` is set). */
 function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
   const data = lab.getData();
+  // Read once: a Mat's rows and cols are calls into the native addon, too slow for every pixel.
+  const rows = lab.rows;
+  const cols = lab.cols;
   const [hL, ha, hb] = HISTOGRAMS;
   hL.fill(0);
   ha.fill(0);
   hb.fill(0);
   let count = 0;
-  for (let y = 0; y < lab.rows; y += step) {
-    for (let x = 0; x < lab.cols; x += step) {
-      const p = y * lab.cols + x;
+  for (let y = 0; y < rows; y += step) {
+    for (let x = 0; x < cols; x += step) {
+      const p = y * cols + x;
       if (mask && !mask[p]) continue;
       const i = p * 3;
       const L = data[i] as number;
