@@ -25,7 +25,10 @@ export const MODEL_WEIGHTS = 'die-face.weights';
 export function faceInput(contrast: cv.Mat): cv.Mat {
   const small = contrast.resize(FACE_INPUT_SIDE, FACE_INPUT_SIDE, 0, 0, cv.INTER_AREA);
   const scale = Math.max(MIN_CONTRAST_SCALE, small.minMaxLoc().maxVal);
-  return small.convertTo(cv.CV_32F, 1 / scale);
+  const input = small.convertTo(cv.CV_32F, 1 / scale);
+  // Freed now: opencv4nodejs counts Mats against V8's heap, and left to the collector they set off full collections.
+  small.release();
+  return input;
 }
 
 /** The network's classes: 0 = not one die's face (floor, a shadow, two dice, part of a die), then the values 1-6. */
@@ -68,9 +71,14 @@ export function loadFaceClassifier(dir: string = MODEL_DIR): FaceClassifier {
       const perFace = symmetric ? SYMMETRIES : 1;
       const views = symmetric ? inputs.flatMap(symmetries) : [...inputs];
       // One forward pass for every view of every face.
-      net.setInput(cv.blobFromImages(views, 1, new cv.Size(FACE_INPUT_SIDE, FACE_INPUT_SIDE), new cv.Vec3(0, 0, 0), false, false));
+      const blob = cv.blobFromImages(views, 1, new cv.Size(FACE_INPUT_SIDE, FACE_INPUT_SIDE), new cv.Vec3(0, 0, 0), false, false);
+      net.setInput(blob);
       // The output blob is N×7×1×1; as an N×7 matrix its floats are one per class.
-      const data = net.forward().flattenFloat(views.length, CLASSES).getData();
+      const output = net.forward();
+      const flat = output.flattenFloat(views.length, CLASSES);
+      const data = flat.getData();
+      // Freed now (the caller's inputs stay): opencv4nodejs counts Mats against V8's heap, and left to the collector they set off full collections.
+      for (const mat of [blob, output, flat, ...views.filter((v) => !inputs.includes(v))]) mat.release();
       const probabilities = new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
       if (probabilities.length !== views.length * CLASSES) throw new VisionError('vision/bad_model', `the die-face model gave ${probabilities.length} outputs for ${views.length} faces (expected ${CLASSES} each)`);
       return inputs.map((_, i) => {

@@ -155,20 +155,42 @@ function histogramMedian(hist: Uint32Array, count: number): number {
   return 255;
 }
 
+/**
+ * Intermediate Mats freed together once a step is done. opencv4nodejs counts
+ * every Mat's memory against V8's heap, so a frame's worth of full-size
+ * intermediates left to the garbage collector sets off a full collection
+ * every frame or two (about a third of the reader's time).
+ */
+class Scratch {
+  private readonly mats: cv.Mat[] = [];
+  /** `mat`, to be freed by `release`. */
+  add<T extends cv.Mat>(mat: T): T {
+    this.mats.push(mat);
+    return mat;
+  }
+  release(): void {
+    for (const mat of this.mats) mat.release();
+    this.mats.length = 0;
+  }
+}
+
 // Histograms reused by medianLab (one per channel): no allocation per die.
 const HISTOGRAMS = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)] as const;
 
 /** Median colour of an 8-bit Lab image (L scaled to 0-255, a and b offset by 128) over a sampling grid (or only where `mask` is set). */
 function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
   const data = lab.getData();
+  // Read once: a Mat's rows and cols are calls into the native addon, too slow for every pixel.
+  const rows = lab.rows;
+  const cols = lab.cols;
   const [hL, ha, hb] = HISTOGRAMS;
   hL.fill(0);
   ha.fill(0);
   hb.fill(0);
   let count = 0;
-  for (let y = 0; y < lab.rows; y += step) {
-    for (let x = 0; x < lab.cols; x += step) {
-      const p = y * lab.cols + x;
+  for (let y = 0; y < rows; y += step) {
+    for (let x = 0; x < cols; x += step) {
+      const p = y * cols + x;
       if (mask && !mask[p]) continue;
       const i = p * 3;
       const L = data[i] as number;
@@ -186,11 +208,16 @@ function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
 
 /** Map of how far each pixel's colour is from `ref` (8-bit, saturating). */
 function distanceMap(lab: cv.Mat, ref: Lab, lightnessWeight: number): cv.Mat {
-  // (setTo: filling through the constructor's array argument is ~100x slower)
-  const refMat = new cv.Mat(lab.rows, lab.cols, cv.CV_8UC3).setTo(new cv.Vec3((ref.L * 255) / 100, ref.a + 128, ref.b + 128));
-  const [dL, da, db] = lab.absdiff(refMat).splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
-  // 8-bit L is in 1/2.55 units of L*; a and b are already in L*a*b* units.
-  return dL.addWeighted(lightnessWeight / 2.55, da, 1, 0).addWeighted(1, db, 1, 0);
+  const scratch = new Scratch();
+  try {
+    // (setTo: filling through the constructor's array argument is ~100x slower)
+    const refMat = scratch.add(new cv.Mat(lab.rows, lab.cols, cv.CV_8UC3).setTo(new cv.Vec3((ref.L * 255) / 100, ref.a + 128, ref.b + 128)));
+    const [dL, da, db] = scratch.add(lab.absdiff(refMat)).splitChannels().map((m) => scratch.add(m)) as [cv.Mat, cv.Mat, cv.Mat];
+    // 8-bit L is in 1/2.55 units of L*; a and b are already in L*a*b* units.
+    return scratch.add(dL.addWeighted(lightnessWeight / 2.55, da, 1, 0)).addWeighted(1, db, 1, 0);
+  } finally {
+    scratch.release();
+  }
 }
 
 /** Corners of a rotated rectangle, in order around it. */
@@ -224,10 +251,10 @@ interface Blob {
  * as `lab`). A local estimate follows uneven light, vignetting and a floor of
  * two tones. `overall` is the median colour of the whole frame.
  */
-function estimateFloor(lab: cv.Mat, cfg: VisionConfig): { local: cv.Mat; overall: Lab } {
+function estimateFloor(lab: cv.Mat, cfg: VisionConfig, scratch: Scratch): { local: cv.Mat; overall: Lab } {
   const f = cfg.floorScale;
-  const small = lab.resize(Math.max(1, Math.round(lab.rows / f)), Math.max(1, Math.round(lab.cols / f)), 0, 0, cv.INTER_AREA);
-  const local = small.medianBlur(cfg.floorKernel).resize(lab.rows, lab.cols, 0, 0, cv.INTER_LINEAR);
+  const small = scratch.add(lab.resize(Math.max(1, Math.round(lab.rows / f)), Math.max(1, Math.round(lab.cols / f)), 0, 0, cv.INTER_AREA));
+  const local = scratch.add(scratch.add(small.medianBlur(cfg.floorKernel)).resize(lab.rows, lab.cols, 0, 0, cv.INTER_LINEAR));
   // The floor's colour over the whole frame: dice and a rim cover far less than half of it.
   return { local, overall: medianLab(small, 1) };
 }
@@ -236,27 +263,25 @@ function estimateFloor(lab: cv.Mat, cfg: VisionConfig): { local: cv.Mat; overall
  * Step 1b: how far each pixel is from the floor under it (8-bit, saturating).
  * Darker than the floor counts less than brighter: shadows are darker floor.
  */
-function floorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: cv.Mat, cfg: VisionConfig): cv.Mat {
+function floorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: cv.Mat, cfg: VisionConfig, scratch: Scratch): cv.Mat {
   const [L, a, b] = channels;
-  const [L0, a0, b0] = floor.splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
+  const [L0, a0, b0] = floor.splitChannels().map((m) => scratch.add(m)) as [cv.Mat, cv.Mat, cv.Mat];
   // 8-bit L is in 1/2.55 units of L*; a and b are already in L*a*b* units.
-  return L.sub(L0)
-    .addWeighted(cfg.brighterWeight / 2.55, L0.sub(L), cfg.lightnessWeight / 2.55, 0)
-    .addWeighted(1, a.absdiff(a0), 1, 0)
-    .addWeighted(1, b.absdiff(b0), 1, 0);
+  const lightness = scratch.add(scratch.add(L.sub(L0)).addWeighted(cfg.brighterWeight / 2.55, scratch.add(L0.sub(L)), cfg.lightnessWeight / 2.55, 0));
+  const withA = scratch.add(lightness.addWeighted(1, scratch.add(a.absdiff(a0)), 1, 0));
+  return scratch.add(withA.addWeighted(1, scratch.add(b.absdiff(b0)), 1, 0));
 }
 
 /** `floorDistance` from a floor of one colour, with scalar operations (cheaper than a floor image). */
-function flatFloorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: Lab, cfg: VisionConfig): cv.Mat {
+function flatFloorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: Lab, cfg: VisionConfig, scratch: Scratch): cv.Mat {
   const [L, a, b] = channels;
   const L0 = (floor.L * 255) / 100;
   // convertTo saturates: each term is the positive part of a scaled difference; convertScaleAbs gives |x - v|.
   const brighter = cfg.brighterWeight / 2.55;
   const darker = cfg.lightnessWeight / 2.55;
-  return L.convertTo(cv.CV_8U, brighter, -L0 * brighter)
-    .add(L.convertTo(cv.CV_8U, -darker, L0 * darker))
-    .add(a.convertScaleAbs(1, -(floor.a + 128)))
-    .add(b.convertScaleAbs(1, -(floor.b + 128)));
+  const lightness = scratch.add(scratch.add(L.convertTo(cv.CV_8U, brighter, -L0 * brighter)).add(scratch.add(L.convertTo(cv.CV_8U, -darker, L0 * darker))));
+  const withA = scratch.add(lightness.add(scratch.add(a.convertScaleAbs(1, -(floor.a + 128)))));
+  return scratch.add(withA.add(scratch.add(b.convertScaleAbs(1, -(floor.b + 128)))));
 }
 
 function toBlob(rect: cv.RotatedRect): Blob {
@@ -288,13 +313,27 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[];
   const filled = new cv.Mat(r.height + 2 * pad, r.width + 2 * pad, cv.CV_8U).setTo(0);
   filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
   const dist = filled.distanceTransform(cv.DIST_L2, 3);
+  filled.release();
+  try {
+    return splitAtDepths(contour, r, pad, dist, cfg);
+  } finally {
+    dist.release();
+  }
+}
+
+/** splitTouching's cuts of the blob's distance transform `dist` (the blob's box `r` padded by `pad`). */
+function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Mat, cfg: VisionConfig): { parts: Blob[]; whole: boolean } {
   const deepest = dist.minMaxLoc().maxVal;
   if (deepest * 2 < cfg.dieSizeMin * 0.8) return { parts: [], whole: false };
   // Each die is taken at the shallowest cut that parts it from the rest: small dice vanish at deep cuts that larger dice in the same blob need.
   const parts: Blob[] = [];
   for (const share of cfg.splitDepths) {
     const depth = deepest * share;
-    const cores = dist.threshold(depth, 255, cv.THRESH_BINARY).convertTo(cv.CV_8U).findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+    const cut = dist.threshold(depth, 255, cv.THRESH_BINARY);
+    const cut8 = cut.convertTo(cv.CV_8U);
+    const cores = cut8.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+    cut.release();
+    cut8.release();
     let whole = true;
     for (const core of cores) {
       if (core.area < 4) continue;
@@ -361,16 +400,22 @@ function rowOfDice(contour: cv.Contour, cfg: VisionConfig): Blob[] {
 
 /** Step 1d: pixels that are not tray floor (8-bit mask). Exported for debugging overlays. */
 export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
-  // Split once: the floor test uses every channel, the outline test the lightness.
-  const channels = lab.splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
-  const { local, overall } = estimateFloor(lab, cfg);
-  let colour = floorDistance(channels, local, cfg).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
-  if (cfg.overallFloorThreshold > 0) {
-    // Where dice crowd a dark tray's rim or corner, the local estimate takes their colour and the floor beside them stands out: floor like the frame's floor is floor too.
-    colour = colour.bitwiseAnd(flatFloorDistance(channels, overall, cfg).threshold(cfg.overallFloorThreshold, 255, cv.THRESH_BINARY));
+  const scratch = new Scratch();
+  try {
+    // Split once: the floor test uses every channel, the outline test the lightness.
+    const channels = lab.splitChannels().map((m) => scratch.add(m)) as [cv.Mat, cv.Mat, cv.Mat];
+    const { local, overall } = estimateFloor(lab, cfg, scratch);
+    let colour = scratch.add(floorDistance(channels, local, cfg, scratch).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY));
+    if (cfg.overallFloorThreshold > 0) {
+      // Where dice crowd a dark tray's rim or corner, the local estimate takes their colour and the floor beside them stands out: floor like the frame's floor is floor too.
+      const flat = scratch.add(flatFloorDistance(channels, overall, cfg, scratch).threshold(cfg.overallFloorThreshold, 255, cv.THRESH_BINARY));
+      colour = scratch.add(colour.bitwiseAnd(flat));
+    }
+    if (cfg.edgeThreshold > 0) addOutlined(channels[0], colour, cfg, scratch);
+    return scratch.add(colour.morphologyEx(KERNEL_3, cv.MORPH_OPEN)).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+  } finally {
+    scratch.release();
   }
-  if (cfg.edgeThreshold > 0) addOutlined(channels[0], colour, cfg);
-  return colour.morphologyEx(KERNEL_3, cv.MORPH_OPEN).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
 }
 
 /**
@@ -378,12 +423,11 @@ export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
  * white die on a light floor barely differs from it in colour, but its outline
  * and pips are sharp edges; closed up and filled, they give the die's shape.
  */
-function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig): void {
-  const edges = L.sobel(cv.CV_16S, 1, 0, 3)
-    .convertScaleAbs(0.5, 0)
-    .addWeighted(1, L.sobel(cv.CV_16S, 0, 1, 3).convertScaleAbs(0.5, 0), 1, 0)
-    .threshold(cfg.edgeThreshold, 255, cv.THRESH_BINARY)
-    .morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig, scratch: Scratch): void {
+  const dx = scratch.add(scratch.add(L.sobel(cv.CV_16S, 1, 0, 3)).convertScaleAbs(0.5, 0));
+  const dy = scratch.add(scratch.add(L.sobel(cv.CV_16S, 0, 1, 3)).convertScaleAbs(0.5, 0));
+  const gradient = scratch.add(dx.addWeighted(1, dy, 1, 0));
+  const edges = scratch.add(scratch.add(gradient.threshold(cfg.edgeThreshold, 255, cv.THRESH_BINARY)).morphologyEx(KERNEL_5, cv.MORPH_CLOSE));
   // Only die-sized outlines: the tray's rim or a cable encloses far more than a die. A die is convex: fill its hull (outlines have gaps on the lit side).
   const hulls: cv.Point2[][] = [];
   for (const c of edges.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
@@ -399,10 +443,12 @@ function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig): void {
 /** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
 export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
   const mask = foregroundMask(lab, cfg);
+  const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+  mask.release();
   const blobs: Blob[] = [];
   const objects: Point[][] = [];
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
-  for (const contour of mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
+  for (const contour of contours) {
     if (contour.area < minArea) continue; // specks of noise, not dice
     const rect = contour.minAreaRect();
     if (isOneDie(contour, rect, cfg)) {
@@ -432,7 +478,10 @@ function patchToFrame(blob: Blob, p: Point, side: number): Point {
 export function uprightFace(lab: cv.Mat, blob: Blob, side: number): cv.Mat {
   const src = blob.box.map((p) => new cv.Point2(p.x, p.y));
   const dst = [new cv.Point2(0, 0), new cv.Point2(side, 0), new cv.Point2(side, side), new cv.Point2(0, side)];
-  return lab.warpPerspective(cv.getPerspectiveTransform(src, dst), new cv.Size(side, side), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+  const transform = cv.getPerspectiveTransform(src, dst);
+  const face = lab.warpPerspective(transform, new cv.Size(side, side), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+  transform.release();
+  return face;
 }
 
 interface Pip {
@@ -496,10 +545,14 @@ function countPips(dist: cv.Mat, threshold: number, inset: number, cfg: VisionCo
   const side = cfg.facePatch;
   const last = dist.cols - 1;
   const faceArea = side * side;
-  const pipMask = dist.threshold(threshold, 255, cv.THRESH_BINARY).morphologyEx(KERNEL_3, cv.MORPH_OPEN);
+  const binary = dist.threshold(threshold, 255, cv.THRESH_BINARY);
+  const pipMask = binary.morphologyEx(KERNEL_3, cv.MORPH_OPEN);
+  const contours = pipMask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+  binary.release();
+  pipMask.release();
   const candidates: Pip[] = [];
   let stray = 0;
-  for (const c of pipMask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
+  for (const c of contours) {
     const r = c.boundingRect();
     // Pips never reach the face's edge; what does is a rounded corner, a side face, felt or a neighbour.
     if (r.x <= 0 || r.y <= 0 || r.x + r.width - 1 >= last || r.y + r.height - 1 >= last) continue;
@@ -605,7 +658,9 @@ function pipEvidence(distData: Buffer, cols: number, inset: number, pips: readon
  * marbled body), never under the floor.
  */
 function pipThresholds(dist: cv.Mat, cfg: VisionConfig): number[] {
-  const peak = dist.blur(new cv.Size(3, 3)).minMaxLoc().maxVal;
+  const blurred = dist.blur(new cv.Size(3, 3));
+  const peak = blurred.minMaxLoc().maxVal;
+  blurred.release();
   const lowest = cfg.pipThresholds[0] ?? 0;
   const relative = cfg.pipRelativeThresholds.map((share) => Math.round(peak * share)).filter((t) => t >= cfg.pipThresholdFloor && t < lowest);
   return [...new Set([...relative, ...cfg.pipThresholds])].sort((p, q) => p - q);
@@ -625,6 +680,7 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
   // Pips cover at most ~15% of a face, so the median is the body colour.
   const body = medianLab(inner, 2);
   const dist = distanceMap(inner, body, cfg.pipLightnessWeight);
+  inner.release();
   let best: PipCount | null = null;
   let bestScore = -Infinity;
   for (const threshold of pipThresholds(dist, cfg)) {
@@ -701,6 +757,7 @@ function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: numbe
     true,
   );
   doubtful.forEach((i, k) => (guesses[i] = second[k] as FaceGuess));
+  for (const input of inputs) input.release();
   return guesses;
 }
 
@@ -709,9 +766,16 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   const started = performance.now();
   const lab = image.cvtColor(cv.COLOR_BGR2Lab);
   const { blobs, objects } = findDieBlobs(lab, cfg);
-  const faces = blobs.map((blob) => readFace(uprightFace(lab, blob, cfg.facePatch), cfg));
+  const faces = blobs.map((blob) => {
+    const upright = uprightFace(lab, blob, cfg.facePatch);
+    const face = readFace(upright, cfg);
+    upright.release();
+    return face;
+  });
+  lab.release();
   const classifier = classifierFor(cfg);
   const guesses = classifier ? classifyFaces(classifier, faces, cfg) : [];
+  for (const face of faces) face.contrast.release();
   const dice: DieReading[] = blobs.map((blob, i) => {
     const face = faces[i] as (typeof faces)[number];
     const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
@@ -744,7 +808,10 @@ export function createDiceReader(cfg: VisionConfig = DEFAULT_VISION_CONFIG): Dic
   return {
     async read(frame: Frame, expectedCount?: number): Promise<DiceReading> {
       const started = performance.now();
-      const reading = readDiceInImage(decodeFrame(frame.image), cfg, expectedCount);
+      const image = decodeFrame(frame.image);
+      const reading = readDiceInImage(image, cfg, expectedCount);
+      // Freed now, not by the garbage collector (see Scratch).
+      image.release();
       return { ...reading, ms: performance.now() - started };
     },
   };
