@@ -2,19 +2,12 @@
 // opened from the link or QR code the scoreboard gives each player. The token
 // in the URL is the key; the page refetches its view whenever the game changes.
 
+import { PIPS, SVG_NS } from './dom.js';
+
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game') ?? '';
 const seat = Number(params.get('seat'));
 const token = params.get('token') ?? '';
-const SVG_NS = 'http://www.w3.org/2000/svg';
-const PIPS = {
-  1: [[50, 50]],
-  2: [[28, 28], [72, 72]],
-  3: [[28, 28], [50, 50], [72, 72]],
-  4: [[28, 28], [72, 28], [28, 72], [72, 72]],
-  5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
-  6: [[28, 28], [72, 28], [28, 50], [72, 50], [28, 72], [72, 72]],
-};
 
 const $ = (id) => document.getElementById(id);
 

@@ -2,10 +2,10 @@
 // State comes in over the WebSocket (/ws); the operator's clicks go to the
 // REST API, whose replies are applied too (newest game version wins).
 
+import { PIPS, SVG_NS } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
 import { renderTrust } from './trust.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
 const TOAST_MS = 8000;
@@ -66,15 +66,6 @@ function setAttrs(el, attrs) {
 
 // ---------------------------------------------------------------------------
 // Die faces
-
-const PIPS = {
-  1: [[50, 50]],
-  2: [[28, 28], [72, 72]],
-  3: [[28, 28], [50, 50], [72, 72]],
-  4: [[28, 28], [72, 28], [28, 72], [72, 72]],
-  5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
-  6: [[28, 28], [72, 28], [28, 50], [72, 50], [28, 72], [72, 72]],
-};
 
 /** A die showing `value`; null (not thrown, or hidden in a cup) draws a blank face. */
 function dieFace(value) {
