@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cv from '../hardware/opencv.js';
@@ -63,6 +63,11 @@ export function loadFaceClassifier(dir: string = MODEL_DIR): FaceClassifier {
   const weights = join(dir, MODEL_WEIGHTS);
   if (!existsSync(cfg) || !existsSync(weights)) {
     throw new VisionError('vision/no_model', `the die-face model is missing: expected ${cfg} and ${weights} (run scripts/train-die-classifier.ts)`);
+  }
+  // A model trained for another face size would read every face wrong without an error of its own.
+  const side = /^width=(\d+)/m.exec(readFileSync(cfg, 'utf8'))?.[1];
+  if (Number(side) !== FACE_INPUT_SIDE) {
+    throw new VisionError('vision/bad_model', `the die-face model ${cfg} takes ${side ?? 'no stated'}-pixel faces, the reader gives ${FACE_INPUT_SIDE} (retrain it with scripts/train-die-classifier.ts)`);
   }
   const net = cv.readNetFromDarknet(cfg, weights);
   return {

@@ -1,11 +1,11 @@
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
 import cv from '../../src/hardware/opencv.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
-import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR } from '../../src/vision/face-classifier.js';
+import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR, MODEL_WEIGHTS } from '../../src/vision/face-classifier.js';
 import { decideValue, DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, readFace, uprightFace } from '../../src/vision/read-dice.js';
 import { VisionError } from '../../src/vision/types.js';
 
@@ -61,6 +61,13 @@ describe('the face classifier (the shipped model through OpenCV dnn)', () => {
     copyFileSync(join(MODEL_DIR, MODEL_CFG), join(dir, MODEL_CFG));
     expect(() => loadFaceClassifier(dir)).toThrow(VisionError);
     expect(() => loadFaceClassifier(dir)).toThrow(/die-face\.weights/);
+  });
+
+  it('refuses a model trained for another face size, naming both sizes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'other-size-'));
+    writeFileSync(join(dir, MODEL_CFG), readFileSync(join(MODEL_DIR, MODEL_CFG), 'utf8').replace(/^width=\d+/m, 'width=32'));
+    copyFileSync(join(MODEL_DIR, MODEL_WEIGHTS), join(dir, MODEL_WEIGHTS));
+    expect(() => loadFaceClassifier(dir)).toThrow(new RegExp(`32-pixel faces, the reader gives ${FACE_INPUT_SIDE}`));
   });
 });
 
