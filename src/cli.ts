@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { PACKAGE_VERSION, parseColours, serve } from './server.js';
 import { calibrateCommand, READ_USAGE, readCommand } from './vision-commands.js';
+import { errorText } from './error-text.js';
 
 const USAGE = `Usage: dice-tower <command> [options]
 
@@ -111,7 +112,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 1;
     }
   } catch (err) {
-    process.stderr.write(`dice-tower: ${(err as Error).message}\n`);
+    process.stderr.write(`dice-tower: ${errorText(err)}\n`);
     return 1;
   }
 }

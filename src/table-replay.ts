@@ -6,6 +6,7 @@
  */
 import { isInvalid, type AnyGameDef } from './games/index.js';
 import type { CorrectionRecord, RollRecord } from './table.js';
+import { errorText } from './error-text.js';
 
 export type ReplayStep =
   | { readonly kind: 'action'; readonly action: { readonly type: string }; readonly at: number }
@@ -52,7 +53,7 @@ export function replay(def: AnyGameDef, players: readonly string[], options: Rea
   try {
     state = def.setup(players, options);
   } catch (err) {
-    return { state: null, actions: [], rolls: [], corrections: [], updatedAt: createdAt, problem: { index: -1, message: `the setup is refused: ${(err as Error).message}` } };
+    return { state: null, actions: [], rolls: [], corrections: [], updatedAt: createdAt, problem: { index: -1, message: `the setup is refused: ${errorText(err)}` } };
   }
   const actions: Array<{ type: string }> = [];
   const rolls: RollRecord[] = [];

@@ -17,6 +17,7 @@ import { didNotTumble, NO_TUMBLE_PROBLEM, type SeenFrame } from './audit/tumble.
 import { buildExport, exportProblem, type GameExport } from './audit/game-export.js';
 import type { EventType, GameCorrectionPayload, NewEvent, PayloadByType } from './storage/index.js';
 import { matchReading, orderByRequest, type ColouredDie } from './dice-match.js';
+import { errorText } from './error-text.js';
 
 /** A refusal the caller can show: bad request, rule refusal, busy tower, hardware fault. */
 export class TableError extends Error {
@@ -184,7 +185,7 @@ export class Table {
     try {
       write(this.deps.store);
     } catch (err) {
-      const detail = err instanceof StoreError ? err.message : errorMessage(err);
+      const detail = err instanceof StoreError ? err.message : errorText(err);
       throw new TableError('store/write_failed', `The game could not be recorded (${detail}); it is paused as it was. Fix the data directory and try again.`, 503);
     }
   }
@@ -224,7 +225,7 @@ export class Table {
       return;
     }
     void this.roll(waiting.id).catch((err) => {
-      this.emit({ type: 'notice', gameId: waiting.id, message: `The button's roll did not happen: ${errorMessage(err)}` });
+      this.emit({ type: 'notice', gameId: waiting.id, message: `The button's roll did not happen: ${errorText(err)}` });
     });
   }
 
@@ -278,7 +279,7 @@ export class Table {
     try {
       state = def.setup(players, options);
     } catch (err) {
-      throw new TableError('game/bad_setup', (err as Error).message, 400);
+      throw new TableError('game/bad_setup', errorText(err), 400);
     }
     const at = this.now();
     const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], bots: [...bots], options, state, actions: [], rolls: [], corrections: [], version: 1, createdAt: at, updatedAt: at };
@@ -338,7 +339,7 @@ export class Table {
         if (!this.closed) this.armBot(id, version, Math.max(this.deps.botDelayMs ?? 800, 50));
         return;
       }
-      this.emit({ type: 'notice', gameId: id, message: `The bot could not move: ${errorMessage(err)}` });
+      this.emit({ type: 'notice', gameId: id, message: `The bot could not move: ${errorText(err)}` });
       return; // until the next change of this game (the operator acts)
     } finally {
       if (this.botTimers.get(id) === 'moving') this.botTimers.delete(id);
@@ -469,7 +470,7 @@ export class Table {
         throw err;
       }
       if (err instanceof TowerError && err.code === 'tower/disconnected') this.rollAfterReconnect = { id, version: game.version };
-      const message = `Tower or camera fault: ${errorMessage(err)}`;
+      const message = `Tower or camera fault: ${errorText(err)}`;
       this.setTower('fault', message, id);
       throw new TableError('tower/fault', message, 503);
     } finally {
@@ -653,7 +654,7 @@ export class Table {
       replayed = replay(def, players, options, steps, first.at);
     } catch (err) {
       // The route's schema checks the events' shape; a rule that still trips over one is refused, not a crash.
-      throw new TableError('import/bad_event', `The export cannot be replayed: ${errorMessage(err)}; nothing was imported.`, 422);
+      throw new TableError('import/bad_event', `The export cannot be replayed: ${errorText(err)}; nothing was imported.`, 422);
     }
     if (replayed.problem) {
       const n = replayed.problem.index < 0 ? 1 : replayed.problem.index + 2;
@@ -711,11 +712,6 @@ function stepsOf(game: TableGame): ReplayStep[] {
 function describeAction(action: { type: string }): string {
   const args = Object.entries(action).filter(([k]) => k !== 'type').map(([, v]) => (Array.isArray(v) ? v.join(',') : String(v)));
   return [action.type, ...args].join(' ');
-}
-
-/** Native code (OpenCV) may throw strings; say what was thrown either way. */
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** The result of a game, when it is over. */

@@ -14,6 +14,7 @@ import { calibrate, calibratedConfig, readCalibrationFile, writeCalibrationFile,
 import { colourDistance } from './vision/palette.js';
 import { decodeFrame, readDiceInImage } from './vision/read-dice.js';
 import { VisionError, type DiceReading } from './vision/types.js';
+import { errorText } from './error-text.js';
 
 export const READ_USAGE = `  read IMAGE   Read the dice in a photo of the tray
                --json             print the reading as JSON
@@ -37,7 +38,7 @@ function loadImage(file: string): cv.Mat {
     return decodeFrame(readFileSync(file));
   } catch (err) {
     if (err instanceof VisionError) throw new Error(`'${file}' is not a readable image (JPEG, PNG...)`);
-    throw new Error(`cannot read image '${file}': ${(err as Error).message}`);
+    throw new Error(`cannot read image '${file}': ${errorText(err)}`);
   }
 }
 

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../storage/canonical-json.js';
 import { GENESIS_HASH } from '../storage/store.js';
 import type { EventType, PayloadByType } from '../storage/events.js';
+import { errorText } from '../error-text.js';
 
 export const EXPORT_FORMAT = 'dice-tower/game-export';
 export const EXPORT_VERSION = 1;
@@ -58,7 +59,7 @@ export function exportProblem(exp: GameExport): string | null {
     try {
       hash = exportHash(prev, exp.gameId, e);
     } catch (err) {
-      return `event ${e.n} cannot be hashed: ${(err as Error).message}`;
+      return `event ${e.n} cannot be hashed: ${errorText(err)}`;
     }
     if (hash !== e.hash) return `event ${e.n} (${e.type}) does not match its hash: it was changed after the export, or an event before it was`;
     prev = hash;

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import cv from './opencv.js';
 import { CameraError, type Camera, type Frame } from './types.js';
+import { errorText } from '../error-text.js';
 
 // Not every binding exports these; they are OpenCV's own numbers (videoio.hpp).
 const CAP_PROP_AUTO_WB = 44;
@@ -51,7 +52,7 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
     try {
       cap = isDevice(options.source) ? new cv.VideoCapture(options.source, cv.CAP_V4L2) : new cv.VideoCapture(options.source);
     } catch (err) {
-      throw new CameraError('camera/not_found', `cannot open camera ${String(options.source)}: ${String((err as Error).message ?? err)}`);
+      throw new CameraError('camera/not_found', `cannot open camera ${String(options.source)}: ${errorText(err)}`);
     }
     if (options.width) cap.set(cv.CAP_PROP_FRAME_WIDTH, options.width);
     if (options.height) cap.set(cv.CAP_PROP_FRAME_HEIGHT, options.height);
@@ -78,7 +79,7 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
       } catch (err) {
         capture.release();
         capture = null;
-        throw new CameraError('camera/lost', `camera ${String(options.source)} stopped answering: ${String((err as Error).message ?? err)}`);
+        throw new CameraError('camera/lost', `camera ${String(options.source)} stopped answering: ${errorText(err)}`);
       }
       if (image.empty || image.rows === 0) {
         capture.release();
@@ -109,7 +110,7 @@ export function openFolderCamera(folder: string, loop = true): Camera {
       .map((f) => join(folder, f))
       .filter((f) => statSync(f).isFile());
   } catch (err) {
-    throw new CameraError('camera/not_found', `cannot read the image folder ${folder}: ${(err as Error).message}`);
+    throw new CameraError('camera/not_found', `cannot read the image folder ${folder}: ${errorText(err)}`);
   }
   if (files.length === 0) throw new CameraError('camera/not_found', `the folder ${folder} holds no images (${[...IMAGE_TYPES].join(', ')})`);
   let next = 0;

@@ -37,8 +37,3 @@ export class StoreError extends Error {
     this.name = 'StoreError';
   }
 }
-
-/** Native code and fs errors: say what was thrown, whatever it was. */
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { StoreError, errorText } from './errors.js';
+import { errorText } from '../error-text.js';
+import { StoreError } from './errors.js';
 
 /** One step of the schema. Versions start at 1 and go up by one; a released step is never edited, only followed by a new one. */
 export interface Migration {

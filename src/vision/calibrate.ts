@@ -10,6 +10,7 @@ import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
 import { DEFAULT_VISION_CONFIG, readDiceInImage, type VisionConfig } from './read-dice.js';
 import type { Region } from './validity.js';
+import { errorText } from '../error-text.js';
 
 export interface Calibration {
   readonly version: 1;
@@ -127,7 +128,7 @@ export function readCalibrationFile(file: string): Calibration | null {
   try {
     data = JSON.parse(readFileSync(file, 'utf8')) as Partial<Calibration>;
   } catch (err) {
-    throw new Error(`${file} is not valid JSON (${(err as Error).message}): run dice-tower calibrate again`);
+    throw new Error(`${file} is not valid JSON (${errorText(err)}): run dice-tower calibrate again`);
   }
   const bad = (what: string) => new Error(`${file} is not a dice-tower calibration (${what}): run dice-tower calibrate again`);
   if (data.version !== 1) throw bad(`version ${String(data.version)}`);

@@ -8,6 +8,7 @@
 import cv from '../hardware/opencv.js';
 import { CameraError, type Camera, type Frame } from '../hardware/types.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading } from './types.js';
+import { errorText } from '../error-text.js';
 
 export interface SettleConfig {
   /** How long the scene must stay still before it is read, ms. Raise it for dice that rock slowly. */
@@ -39,7 +40,7 @@ function motionImage(frame: Frame): cv.Mat {
   try {
     image = cv.imdecode(frame.image, cv.IMREAD_REDUCED_GRAYSCALE_4);
   } catch (err) {
-    throw new VisionError('vision/bad_frame', `the frame is not a readable image (${(err as Error).message})`);
+    throw new VisionError('vision/bad_frame', `the frame is not a readable image (${errorText(err)})`);
   }
   if (image.empty || image.rows === 0) throw new VisionError('vision/bad_frame', 'the frame is not a readable image');
   return image.gaussianBlur(new cv.Size(5, 5), 1.2);
