@@ -4,7 +4,7 @@
  * script finds the faces; scripts/train_die_classifier.py trains on them with
  * Debian's python3-torch (a development tool only: reading needs just OpenCV).
  *
- *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] <dataset-dir> ...
+ *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] <dataset-dir> ...
  *
  * Faces come from the reader's own die finder (so training sees what reading
  * sees): every blob whose box holds exactly one labelled die's centre is a
@@ -12,6 +12,9 @@
  * layout; `--half 0` keeps the images at even positions of each labels.json
  * (to measure on the odd ones with `npm run bench:vision -- DIR --half 1`).
  * `--sim N` adds N simulator frames (seeded) so the simulated tower stays read.
+ * `--jitter N` adds N more copies of every blob found in a photo, each warped again from
+ * the full-resolution photo through a box shifted, scaled and turned a little
+ * (as far as the die finder's boxes stray).
  * Seeded throughout: the same inputs give the same model files.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,8 +24,8 @@ import { join } from 'node:path';
 import { DIE_COLOURS, SeededRandom } from '../src/hardware/index.js';
 import cv from '../src/hardware/opencv.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../src/hardware/simulator/index.js';
-import { CLASSES, FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR, MODEL_WEIGHTS } from '../src/vision/face-classifier.js';
-import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readFace, uprightFace, type VisionConfig } from '../src/vision/read-dice.js';
+import { CLASSES, FACE_INPUT_CHANNELS, FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR, MODEL_WEIGHTS } from '../src/vision/face-classifier.js';
+import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readFace, uprightFace, type Blob, type VisionConfig } from '../src/vision/read-dice.js';
 import type { Point } from '../src/vision/types.js';
 
 interface LabelledImage {
@@ -45,11 +48,13 @@ const out = option('--out') ?? MODEL_DIR;
 const half = option('--half');
 const simFrames = Number(option('--sim') ?? 300);
 const epochs = Number(option('--epochs') ?? 20);
+const jitter = Number(option('--jitter') ?? 0);
+const jitterRng = new SeededRandom(31_337);
 // Debian's interpreter, where apt's python3-torch is installed (not a pyenv or venv python on PATH).
 const PYTHON = process.env.DICE_TOWER_PYTHON ?? '/usr/bin/python3';
 if (half !== undefined && half !== '0' && half !== '1') throw new Error(`--half takes 0 or 1, got "${half}"`);
 if (datasets.length === 0 && simFrames === 0) {
-  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] <dataset-dir> ...');
+  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] <dataset-dir> ...');
   process.exit(2);
 }
 const cfg: VisionConfig = DEFAULT_VISION_CONFIG;
@@ -66,20 +71,44 @@ function inside(p: Point, poly: readonly Point[]): boolean {
 }
 
 /** The faces the die finder sees in an image, each with the value of the one labelled die inside its box, or 0 when its box holds none or several. */
-function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[]): Sample[] {
+function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[], jitter: number, rng: SeededRandom): Sample[] {
   const lab = image.cvtColor(cv.COLOR_BGR2Lab);
   const samples: Sample[] = [];
+  const sample = (blob: Blob, value: number) => {
+    const upright = uprightFace(lab, blob, cfg.facePatch);
+    const face = readFace(upright, cfg);
+    upright.release();
+    const data = faceInput(face.inner, face.body).getData();
+    face.inner.release();
+    // A copy of exactly the face's floats (the Buffer may be a view into a larger pool).
+    samples.push({ input: new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4).slice(), value });
+  };
   for (const blob of findDieBlobs(lab, cfg).blobs) {
     const held = dice.filter((d) => inside(d.center, blob.box));
     // No die in it, or two: an example of what is not one die's face (class 0).
     const value = held.length === 1 ? (held[0] as { value: number }).value : 0;
-    const face = readFace(uprightFace(lab, blob, cfg.facePatch), cfg);
-    const data = faceInput(face.contrast).getData();
-    // A copy of exactly the face's floats (the Buffer may be a view into a larger pool).
-    const input = new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4).slice();
-    samples.push({ input, value });
+    sample(blob, value);
+    // The same face as a slightly misplaced box would show it, warped again from the full-resolution image.
+    for (let k = 0; k < jitter; k++) sample({ ...blob, box: jitterBox(blob.box, rng) }, value);
   }
+  lab.release();
   return samples;
+}
+
+/** A face box shifted, scaled and turned a little: how far the die finder's boxes stray from the true face. */
+function jitterBox(box: readonly Point[], rng: SeededRandom): Point[] {
+  const cx = box.reduce((s, p) => s + p.x, 0) / box.length;
+  const cy = box.reduce((s, p) => s + p.y, 0) / box.length;
+  const edge = Math.hypot((box[1] as Point).x - (box[0] as Point).x, (box[1] as Point).y - (box[0] as Point).y);
+  const scale = rng.range(0.92, 1.08);
+  const turn = (rng.range(-8, 8) * Math.PI) / 180;
+  const dx = rng.range(-0.06, 0.06) * edge;
+  const dy = rng.range(-0.06, 0.06) * edge;
+  return box.map((p) => {
+    const x = (p.x - cx) * scale;
+    const y = (p.y - cy) * scale;
+    return { x: cx + dx + x * Math.cos(turn) - y * Math.sin(turn), y: cy + dy + x * Math.sin(turn) + y * Math.cos(turn) };
+  });
 }
 
 const samples: Sample[] = [];
@@ -93,7 +122,7 @@ for (const dir of datasets) {
       .filter((d) => d.note === undefined)
       .map((d) => ({ value: d.value, center: { x: (d.box[0] + d.box[2]) / 2, y: (d.box[1] + d.box[3]) / 2 } }));
     labelled += dice.length;
-    samples.push(...facesOf(decodeFrame(readFileSync(join(dir, image.file))), dice));
+    samples.push(...facesOf(decodeFrame(readFileSync(join(dir, image.file))), dice, jitter, jitterRng));
   }
   console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${chosen.length} images, ${labelled} labelled dice, ${samples.length - before} faces found`);
 }
@@ -104,7 +133,7 @@ if (simFrames > 0) {
     const n = rng.int(1, 10);
     const truth = throwDice(rng, n, Array.from({ length: n }, () => rng.pick(DIE_COLOURS)));
     const frame = decodeFrame(renderTray(truth, DEFAULT_TRAY, { noiseSeed: seed }));
-    samples.push(...facesOf(frame, truth.map((d) => ({ value: d.value, center: { x: d.x, y: d.y } }))));
+    samples.push(...facesOf(frame, truth.map((d) => ({ value: d.value, center: { x: d.x, y: d.y } })), 0, jitterRng));
   }
   console.log(`simulator: ${simFrames} frames, ${samples.length - before} faces found`);
 }
@@ -114,7 +143,7 @@ console.log(`training on ${samples.length} faces (not a face, then values 1-6: $
 const work = mkdtempSync(join(tmpdir(), 'die-faces-'));
 writeFileSync(join(work, 'faces.bin'), Buffer.concat(samples.map((s) => Buffer.from(s.input.buffer, s.input.byteOffset, s.input.byteLength))));
 writeFileSync(join(work, 'values.bin'), Uint8Array.from(samples.map((s) => s.value)));
-const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs), String(FACE_INPUT_SIDE)], { stdio: 'inherit' });
+const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs), String(FACE_INPUT_SIDE), String(FACE_INPUT_CHANNELS)], { stdio: 'inherit' });
 if (trained.status !== 0) {
   console.error(`training failed (${PYTHON} exited with ${trained.status ?? trained.signal}); it needs Debian's python3-torch: apt-get install python3-torch`);
   process.exit(1);
@@ -123,7 +152,7 @@ if (trained.status !== 0) {
 // The model as OpenCV runs it must give the trained network's answers.
 const expected = new Float32Array(readFileSync(join(work, 'check.bin')).buffer.slice(0));
 const check = samples.slice(0, expected.length / CLASSES);
-const fromCv = loadFaceClassifier(out).classify(check.map((s) => new cv.Mat(Buffer.from(s.input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32F)), true);
+const fromCv = loadFaceClassifier(out).classify(check.map((s) => new cv.Mat(Buffer.from(s.input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32FC3)), true);
 let worst = 0;
 fromCv.forEach((g, i) => (worst = Math.max(worst, Math.abs(g.probability - (expected[i * CLASSES + g.value] as number)))));
 rmSync(work, { recursive: true });

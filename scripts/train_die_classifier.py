@@ -1,8 +1,8 @@
 """Trains the die-face classifier on faces extracted by scripts/train-die-classifier.ts.
 
-    /usr/bin/python3 scripts/train_die_classifier.py WORK_DIR OUT_DIR EPOCHS SIDE
+    /usr/bin/python3 scripts/train_die_classifier.py WORK_DIR OUT_DIR EPOCHS SIDE CHANNELS
 
-Reads WORK_DIR/faces.bin (float32, N x SIDE x SIDE, SIDE = the reader's FACE_INPUT_SIDE) and WORK_DIR/values.bin
+Reads WORK_DIR/faces.bin (float32, N x SIDE x SIDE x CHANNELS, as the reader's faceInput gives them) and WORK_DIR/values.bin
 (uint8: 0 = not one die's face, 1-6 = the value), trains with every face in its 8 rotations and mirror images,
 writes OUT_DIR/die-face.cfg and OUT_DIR/die-face.weights (Darknet, read by
 OpenCV's dnn module) and WORK_DIR/check.bin (float32 probabilities of the first
@@ -18,7 +18,10 @@ import torch
 from torch import nn
 
 SIDE = 24  # set from the command line in main()
-FILTERS = (16, 32, 64)
+CHANNELS = 1  # likewise
+FILTERS = (24, 48, 96)
+# Dropped during training only (OpenCV's network has no such layer): the faces are few, and without it the network learns them by heart.
+DROPOUT = 0.3
 SEED = 7
 CHECK = 200
 CLASSES = 7  # not a face, then the values 1-6
@@ -26,11 +29,12 @@ CLASSES = 7  # not a face, then the values 1-6
 
 def network() -> nn.Sequential:
     layers: list[nn.Module] = []
-    channels = 1
+    channels = CHANNELS
     for filters in FILTERS:
         layers += [nn.Conv2d(channels, filters, 3, padding=1), nn.LeakyReLU(0.1), nn.MaxPool2d(2, 2)]
         channels = filters
     # A 1x1 convolution to the classes, averaged over the face, then softmax (Darknet: convolutional, avgpool, softmax).
+    layers += [nn.Dropout(DROPOUT)]
     layers += [nn.Conv2d(channels, CLASSES, 1), nn.AdaptiveAvgPool2d(1), nn.Flatten()]
     return nn.Sequential(*layers)
 
@@ -42,7 +46,7 @@ def symmetries(faces: np.ndarray) -> np.ndarray:
 
 def write_darknet(model: nn.Sequential, out: str) -> None:
     convolutions = [m for m in model if isinstance(m, nn.Conv2d)]
-    cfg = ['[net]', f'width={SIDE}', f'height={SIDE}', 'channels=1', '']
+    cfg = ['[net]', f'width={SIDE}', f'height={SIDE}', f'channels={CHANNELS}', '']
     weights = []
     for i, conv in enumerate(convolutions):
         last = i == len(convolutions) - 1
@@ -64,14 +68,14 @@ def write_darknet(model: nn.Sequential, out: str) -> None:
 
 
 def main() -> None:
-    global SIDE
-    work, out, epochs, SIDE = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    global SIDE, CHANNELS
+    work, out, epochs, SIDE, CHANNELS = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
     torch.manual_seed(SEED)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
-    faces = np.fromfile(os.path.join(work, 'faces.bin'), dtype='<f4').reshape(-1, SIDE, SIDE)
+    faces = np.fromfile(os.path.join(work, 'faces.bin'), dtype='<f4').reshape(-1, SIDE, SIDE, CHANNELS)
     values = np.fromfile(os.path.join(work, 'values.bin'), dtype=np.uint8).astype(np.int64)
-    x = torch.from_numpy(np.ascontiguousarray(symmetries(faces))[:, None, :, :])
+    x = torch.from_numpy(np.ascontiguousarray(symmetries(faces).transpose(0, 3, 1, 2)))
     y = torch.from_numpy(np.tile(values, 8))
     model = network()
     optimiser = torch.optim.Adam(model.parameters(), lr=0.003)
@@ -97,7 +101,7 @@ def main() -> None:
     write_darknet(model, out)
     with torch.no_grad():
         # As the reader classifies: each face in its 8 rotations and mirror images, the probabilities averaged.
-        views = torch.from_numpy(np.ascontiguousarray(symmetries(faces[:CHECK]))[:, None, :, :])
+        views = torch.from_numpy(np.ascontiguousarray(symmetries(faces[:CHECK]).transpose(0, 3, 1, 2)))
         check = torch.softmax(model(views), 1).reshape(8, -1, CLASSES).mean(0).numpy().astype('<f4')
     check.tofile(os.path.join(work, 'check.bin'))
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cv from '../hardware/opencv.js';
+import type { Lab } from './palette.js';
 import { VisionError } from './types.js';
 
 /**
@@ -21,14 +22,39 @@ export const MODEL_DIR = join(dirname(fileURLToPath(import.meta.url)), 'model');
 export const MODEL_CFG = 'die-face.cfg';
 export const MODEL_WEIGHTS = 'die-face.weights';
 
-/** A face's contrast map (8-bit, 0 = body colour) as the classifier's input: 24×24, float, 0-1. */
-export function faceInput(contrast: cv.Mat): cv.Mat {
-  const small = contrast.resize(FACE_INPUT_SIDE, FACE_INPUT_SIDE, 0, 0, cv.INTER_AREA);
-  const scale = Math.max(MIN_CONTRAST_SCALE, small.minMaxLoc().maxVal);
-  const input = small.convertTo(cv.CV_32F, 1 / scale);
+/** Channels of the classifier's input: the face's signed difference from its body colour in L*, a* and b*. */
+export const FACE_INPUT_CHANNELS = 3;
+
+/**
+ * A face (8-bit Lab, the inner patch inside the die's edges) as the classifier's
+ * input: 24×24, float, 3 channels, each pixel's L*a*b* difference from the body
+ * colour, divided by the face's strongest contrast. Signed, so the network sees
+ * which way a pip differs (red pips on a marbled die, dark pips on ivory) while
+ * the body colour itself drops out.
+ */
+export function faceInput(face: cv.Mat, body: Lab): cv.Mat {
+  const small = face.resize(FACE_INPUT_SIDE, FACE_INPUT_SIDE, 0, 0, cv.INTER_AREA);
+  const bytes = small.getData();
   // Freed now: opencv4nodejs counts Mats against V8's heap, and left to the collector they set off full collections.
   small.release();
-  return input;
+  const n = FACE_INPUT_SIDE * FACE_INPUT_SIDE;
+  const input = new Float32Array(n * FACE_INPUT_CHANNELS);
+  // 8-bit Lab: L in 1/2.55 units of L*, a and b offset by 128.
+  const L = (body.L * 255) / 100;
+  const a = body.a + 128;
+  const b = body.b + 128;
+  let scale = MIN_CONTRAST_SCALE;
+  for (let i = 0; i < n; i++) {
+    const dL = ((bytes[3 * i] as number) - L) / 2.55;
+    const da = (bytes[3 * i + 1] as number) - a;
+    const db = (bytes[3 * i + 2] as number) - b;
+    input[3 * i] = dL;
+    input[3 * i + 1] = da;
+    input[3 * i + 2] = db;
+    scale = Math.max(scale, Math.abs(dL) + Math.abs(da) + Math.abs(db));
+  }
+  for (let i = 0; i < input.length; i++) input[i] = (input[i] as number) / scale;
+  return new cv.Mat(Buffer.from(input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32FC3);
 }
 
 /** The network's classes: 0 = not one die's face (floor, a shadow, two dice, part of a die), then the values 1-6. */
@@ -64,10 +90,15 @@ export function loadFaceClassifier(dir: string = MODEL_DIR): FaceClassifier {
   if (!existsSync(cfg) || !existsSync(weights)) {
     throw new VisionError('vision/no_model', `the die-face model is missing: expected ${cfg} and ${weights} (run scripts/train-die-classifier.ts)`);
   }
-  // A model trained for another face size would read every face wrong without an error of its own.
-  const side = /^width=(\d+)/m.exec(readFileSync(cfg, 'utf8'))?.[1];
+  // A model trained for another face size would read every face wrong without an error of its own, and one for other channels fails deep inside OpenCV.
+  const text = readFileSync(cfg, 'utf8');
+  const side = /^width=(\d+)/m.exec(text)?.[1];
   if (Number(side) !== FACE_INPUT_SIDE) {
     throw new VisionError('vision/bad_model', `the die-face model ${cfg} takes ${side ?? 'no stated'}-pixel faces, the reader gives ${FACE_INPUT_SIDE} (retrain it with scripts/train-die-classifier.ts)`);
+  }
+  const channels = /^channels=(\d+)/m.exec(text)?.[1];
+  if (Number(channels) !== FACE_INPUT_CHANNELS) {
+    throw new VisionError('vision/bad_model', `the die-face model ${cfg} takes ${channels ?? 'no stated'}-channel faces, the reader gives ${FACE_INPUT_CHANNELS} (retrain it with scripts/train-die-classifier.ts)`);
   }
   const net = cv.readNetFromDarknet(cfg, weights);
   return {

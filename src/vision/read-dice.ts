@@ -4,6 +4,7 @@ import { faceInput, loadFaceClassifier, MODEL_DIR, type FaceClassifier, type Fac
 import { DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
 import { DEFAULT_SCENE_CONFIG, judgeScene, type SceneConfig } from './validity.js';
+import { errorText } from '../error-text.js';
 
 /**
  * Every tunable of the reader, with its unit and which way to turn it.
@@ -237,7 +238,7 @@ function corners(rect: cv.RotatedRect): Point[] {
 const KERNEL_3 = cv.getStructuringElement(cv.MORPH_ELLIPSE, new cv.Size(3, 3));
 const KERNEL_5 = cv.getStructuringElement(cv.MORPH_ELLIPSE, new cv.Size(5, 5));
 
-interface Blob {
+export interface Blob {
   readonly rect: cv.RotatedRect;
   readonly box: Point[];
   readonly size: number;
@@ -672,7 +673,7 @@ function pipThresholds(dist: cv.Mat, cfg: VisionConfig): number[] {
  * pips only show at lower ones); the largest clean face layout wins, and its
  * empty grid points must be plain body.
  */
-export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number; centre: Point | null; contrast: cv.Mat } {
+export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number; centre: Point | null; spots: Pip[]; inner: cv.Mat } {
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
   const innerSide = side - 2 * inset;
@@ -680,7 +681,7 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
   // Pips cover at most ~15% of a face, so the median is the body colour.
   const body = medianLab(inner, 2);
   const dist = distanceMap(inner, body, cfg.pipLightnessWeight);
-  inner.release();
+  const spots = spotsOf(dist, inset, cfg);
   let best: PipCount | null = null;
   let bestScore = -Infinity;
   for (const threshold of pipThresholds(dist, cfg)) {
@@ -695,16 +696,61 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
     // The thresholds rise: once a reading is clean, the higher ones can only lose pips.
     if (count.shed === 0 && count.stray === 0) break;
   }
-  if (best === null) return { body, pips: 0, confidence: 0, centre: null, contrast: dist };
+  if (best === null) {
+    dist.release();
+    return { body, pips: 0, confidence: 0, centre: null, spots, inner };
+  }
   let confidence = cfg.shedPenalty ** best.shed * (best.stray > 0 ? cfg.strayPenalty : 1);
   const evidence = pipEvidence(dist.getData(), innerSide, inset, best.pips, cfg);
+  dist.release();
   // A lone pip is the likeliest misreading (the one strong pip of a face whose others are faint): its surroundings must be plainer.
   const ratio = best.pips.length === 1 ? cfg.oneEmptyGridRatio : cfg.emptyGridRatio;
   if (evidence.absent > evidence.present * ratio) confidence *= cfg.emptyGridPenalty;
   // A face layout is centred on the face: the pips' centroid is the top face's centre (the blob may include side faces).
   const n = best.pips.length;
   const centre = { x: best.pips.reduce((sum, p) => sum + p.x, 0) / n, y: best.pips.reduce((sum, p) => sum + p.y, 0) / n };
-  return { body, pips: n, confidence, centre, contrast: dist };
+  return { body, pips: n, confidence, centre, spots, inner };
+}
+
+/**
+ * The spots that stand out from the body at half the face's strongest contrast
+ * (patch coordinates), largest first, at most 6. On a face whose pips fail the
+ * layout test they still mark where the top face is: a blob that includes side
+ * faces puts the pips off the patch's centre, and side faces show their pips
+ * foreshortened, so smaller than the top face's.
+ */
+function spotsOf(dist: cv.Mat, inset: number, cfg: VisionConfig): Pip[] {
+  const peak = dist.minMaxLoc().maxVal;
+  const binary = dist.threshold(Math.max(cfg.pipThresholdFloor, peak / 2), 255, cv.THRESH_BINARY);
+  const mask = binary.morphologyEx(KERNEL_3, cv.MORPH_OPEN);
+  const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+  binary.release();
+  mask.release();
+  const last = dist.cols - 1;
+  const spots: Pip[] = [];
+  for (const c of contours) {
+    const r = c.boundingRect();
+    // A spot reaching the patch's edge is a side face, a shadow or the floor, not a pip.
+    if (r.x <= 0 || r.y <= 0 || r.x + r.width - 1 >= last || r.y + r.height - 1 >= last || c.area <= 0) continue;
+    const m = c.moments();
+    spots.push({ x: m.m10 / m.m00 + inset, y: m.m01 / m.m00 + inset, area: c.area });
+  }
+  return spots.sort((p, q) => q.area - p.area).slice(0, 6);
+}
+
+/**
+ * The top face's centre on the patch for a die read as `value`: the pips'
+ * centroid when they were counted as that value; for a value only the
+ * classifier read, the centroid of that many largest spots (the top face's
+ * pips); else the patch's centre.
+ */
+function topFaceCentre(face: { pips: number; centre: Point | null; spots: readonly Pip[] }, value: number, side: number): Point {
+  if (face.centre && face.pips === value) return face.centre;
+  if (face.spots.length >= value) {
+    const pips = face.spots.slice(0, value);
+    return { x: pips.reduce((sum, p) => sum + p.x, 0) / value, y: pips.reduce((sum, p) => sum + p.y, 0) / value };
+  }
+  return { x: side / 2, y: side / 2 };
 }
 
 /** Left to right in columns of a die's width, then top to bottom: a stable order for the game. */
@@ -748,8 +794,8 @@ function classifierFor(cfg: VisionConfig): FaceClassifier | null {
  * count that view confirms is settled, the others (doubt is where mistakes
  * are) get the steadier answer over the 8 rotations and mirror images.
  */
-function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: number; confidence: number; contrast: cv.Mat }[], cfg: VisionConfig): FaceGuess[] {
-  const inputs = faces.map((f) => faceInput(f.contrast));
+function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: number; confidence: number; body: Lab; inner: cv.Mat }[], cfg: VisionConfig): FaceGuess[] {
+  const inputs = faces.map((f) => faceInput(f.inner, f.body));
   const guesses = classifier.classify(inputs);
   const doubtful = faces.flatMap((f, i) => (f.confidence >= cfg.minConfidence && guesses[i]?.value === f.pips ? [] : [i]));
   const second = classifier.classify(
@@ -775,13 +821,13 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   lab.release();
   const classifier = classifierFor(cfg);
   const guesses = classifier ? classifyFaces(classifier, faces, cfg) : [];
-  for (const face of faces) face.contrast.release();
+  for (const face of faces) face.inner.release();
   const dice: DieReading[] = blobs.map((blob, i) => {
     const face = faces[i] as (typeof faces)[number];
     const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
     const { value, confidence } = decideValue(face, guesses[i] ?? null, cfg);
-    // The pips' centroid is the top face's centre (the blob may include side faces).
-    const centre = value !== null && face.centre ? patchToFrame(blob, face.centre, cfg.facePatch) : { x: blob.rect.center.x, y: blob.rect.center.y };
+    // The top face's centre, not the blob's (which may include side faces).
+    const centre = value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg.facePatch), cfg.facePatch);
     return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
   });
   const fills = new Map(dice.map((d, i) => [d, blobs[i]?.fill ?? 1]));
@@ -797,7 +843,7 @@ export function decodeFrame(bytes: Buffer): cv.Mat {
   try {
     image = cv.imdecode(bytes);
   } catch (err) {
-    throw new VisionError('vision/bad_frame', `the frame is not a readable image (${(err as Error).message})`);
+    throw new VisionError('vision/bad_frame', `the frame is not a readable image (${errorText(err)})`);
   }
   if (image.empty || image.rows === 0) throw new VisionError('vision/bad_frame', 'the frame is not a readable image');
   return image;

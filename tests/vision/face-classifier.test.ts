@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
 import cv from '../../src/hardware/opencv.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
-import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR, MODEL_WEIGHTS } from '../../src/vision/face-classifier.js';
+import { FACE_INPUT_CHANNELS, FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR, MODEL_WEIGHTS } from '../../src/vision/face-classifier.js';
 import { decideValue, DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, readFace, uprightFace } from '../../src/vision/read-dice.js';
 import { VisionError } from '../../src/vision/types.js';
 
@@ -22,7 +22,12 @@ describe('the face classifier (the shipped model through OpenCV dnn)', () => {
       const truth = throwDice(rng, 6, Array.from({ length: 6 }, () => rng.pick(DIE_COLOURS)));
       const lab = decodeFrame(renderTray(truth, DEFAULT_TRAY, { noiseSeed: seed })).cvtColor(cv.COLOR_BGR2Lab);
       const blobs = findDieBlobs(lab, cfg).blobs;
-      const guesses = classifier.classify(blobs.map((b) => faceInput(readFace(uprightFace(lab, b, cfg.facePatch), cfg).contrast)));
+      const guesses = classifier.classify(
+        blobs.map((b) => {
+          const face = readFace(uprightFace(lab, b, cfg.facePatch), cfg);
+          return faceInput(face.inner, face.body);
+        }),
+      );
       blobs.forEach((blob, i) => {
         const die = truth.find((d) => Math.hypot(d.x - blob.rect.center.x, d.y - blob.rect.center.y) < d.size / 3);
         if (!die) return;
@@ -36,14 +41,14 @@ describe('the face classifier (the shipped model through OpenCV dnn)', () => {
   });
 
   it('says a blank patch is no die face, with one guess per input and none for no input', () => {
-    const blank = new cv.Mat(FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32F, 0);
+    const blank = new cv.Mat(FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32FC3, [0, 0, 0]);
     const [guess, ...rest] = classifier.classify([blank]);
     expect(rest).toEqual([]);
     expect(guess?.value).toBe(0);
     expect(classifier.classify([])).toEqual([]);
   });
 
-  it.each(['nell-byler-IMG_20191208_111457', 'nell-byler-IMG_20191209_095453', 'matteop65-four_48'])(
+  it.each(['nell-byler-IMG_20191208_111457', 'nell-byler-IMG_20191209_095453', 'matteop65-four_48', 'matteop65-two_35', 'matteop65-dice_23'])(
     'reads the faces of %s that the pip counter alone leaves unreadable',
     (name) => {
       const photo = (ext: string) => readFileSync(new URL(`../../fixtures/vision-photos/${name}.${ext}`, import.meta.url));
@@ -68,6 +73,13 @@ describe('the face classifier (the shipped model through OpenCV dnn)', () => {
     writeFileSync(join(dir, MODEL_CFG), readFileSync(join(MODEL_DIR, MODEL_CFG), 'utf8').replace(/^width=\d+/m, 'width=32'));
     copyFileSync(join(MODEL_DIR, MODEL_WEIGHTS), join(dir, MODEL_WEIGHTS));
     expect(() => loadFaceClassifier(dir)).toThrow(new RegExp(`32-pixel faces, the reader gives ${FACE_INPUT_SIDE}`));
+  });
+
+  it('refuses a model trained on faces of another number of channels, naming both', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'other-channels-'));
+    writeFileSync(join(dir, MODEL_CFG), readFileSync(join(MODEL_DIR, MODEL_CFG), 'utf8').replace(/^channels=\d+/m, 'channels=1'));
+    copyFileSync(join(MODEL_DIR, MODEL_WEIGHTS), join(dir, MODEL_WEIGHTS));
+    expect(() => loadFaceClassifier(dir)).toThrow(new RegExp(`1-channel faces, the reader gives ${FACE_INPUT_CHANNELS}`));
   });
 });
 
