@@ -94,6 +94,8 @@ export interface VisionConfig extends SceneConfig {
   readonly classifierVeto: number;
   /** Classifier probability at which it reads a face the pips could not. Raise it for fewer wrong values. */
   readonly classifierAlone: number;
+  /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
+  readonly classifierNoFace: number;
   readonly palette: Readonly<Record<string, Lab>>;
 }
 
@@ -143,6 +145,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   classifierModel: MODEL_DIR,
   classifierVeto: 0.5,
   classifierAlone: 0.95,
+  classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
 });
 
@@ -791,13 +794,17 @@ function classifierFor(cfg: VisionConfig): FaceClassifier | null {
 
 /**
  * The classifier's guess for each face: one view first; a face whose clear pip
- * count that view confirms is settled, the others (doubt is where mistakes
- * are) get the steadier answer over the 8 rotations and mirror images.
+ * count that view confirms is settled, and so is a face without a clear count
+ * that view is sure is no face (it stays unreadable); the others (doubt is
+ * where mistakes are) get the steadier answer over the 8 rotations and mirror
+ * images.
  */
 function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: number; confidence: number; body: Lab; inner: cv.Mat }[], cfg: VisionConfig): FaceGuess[] {
   const inputs = faces.map((f) => faceInput(f.inner, f.body));
   const guesses = classifier.classify(inputs);
-  const doubtful = faces.flatMap((f, i) => (f.confidence >= cfg.minConfidence && guesses[i]?.value === f.pips ? [] : [i]));
+  const settled = (f: { pips: number; confidence: number }, guess: FaceGuess) =>
+    f.confidence >= cfg.minConfidence ? guess.value === f.pips : guess.value === 0 && guess.probability >= cfg.classifierNoFace;
+  const doubtful = faces.flatMap((f, i) => (settled(f, guesses[i] as FaceGuess) ? [] : [i]));
   const second = classifier.classify(
     doubtful.map((i) => inputs[i] as cv.Mat),
     true,
