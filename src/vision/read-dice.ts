@@ -24,6 +24,14 @@ export interface VisionConfig extends SceneConfig {
   readonly floorKernel: number;
   /** Weighted Lab distance (as `foregroundThreshold`) from the whole frame's floor colour below which a pixel is floor whatever the local floor: where dice crowd a dark rim or corner, the local estimate takes their colour and the floor beside them would stand out. Lower it when pale dice are missed; 0 turns it off (a floor of two tones). */
   readonly overallFloorThreshold: number;
+  /** Lab gradient (sum over L, a and b, per pixel, Sobel) above which a pixel is a seam between touching dice that no cut of the blob's depth parts. Lower it when dice pressed together stay merged; raise it when marbled dice are cut apart. 0 turns it off. */
+  readonly seamThreshold: number;
+  /** Size (mean side) over the frame's median die's above which a blob taken for one die is tried as dice pressed together (cut at its seams). */
+  readonly clusterRatio: number;
+  /** Smallest die cut at seams, as a share of the frame's median die (a side face cut off a die is smaller). */
+  readonly seamMinSize: number;
+  /** Most dice (in areas of the frame's median die) a blob cut at its seams may hold. */
+  readonly clusterMaxDice: number;
   /** Smallest and largest die edge in pixels. Widen when the camera sits lower or higher. */
   readonly dieSizeMin: number;
   readonly dieSizeMax: number;
@@ -105,6 +113,10 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   floorScale: 8,
   floorKernel: 15,
   overallFloorThreshold: 11,
+  seamThreshold: 160,
+  clusterRatio: 1.35,
+  seamMinSize: 0.6,
+  clusterMaxDice: 10,
   dieSizeMin: 16,
   dieSizeMax: 200,
   maxAspect: 1.5,
@@ -440,29 +452,118 @@ function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig, scratch: Scratc
   if (hulls.length > 0) mask.drawContours(hulls, -1, new cv.Vec3(255, 255, 255), -1);
 }
 
+/**
+ * Step 1f: a blob that does not split into dice at any depth, cut along its
+ * seams (strong Lab gradient: the crevice between two dice, or where one die's
+ * colour meets another's) and each piece taken as a die or split again.
+ */
+function cutAtSeams(lab: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { dice: Blob[]; whole: boolean } {
+  const pad = 2;
+  const b = contour.boundingRect();
+  const x0 = Math.max(0, b.x - pad);
+  const y0 = Math.max(0, b.y - pad);
+  const r = new cv.Rect(x0, y0, Math.min(lab.cols, b.x + b.width + pad) - x0, Math.min(lab.rows, b.y + b.height + pad) - y0);
+  const scratch = new Scratch();
+  try {
+    const channels = scratch.add(lab.getRegion(r).copy()).splitChannels().map((m) => scratch.add(m));
+    let gradient: cv.Mat | null = null;
+    for (const channel of channels) {
+      const dx = scratch.add(scratch.add(channel.sobel(cv.CV_16S, 1, 0, 3)).convertScaleAbs(0.5, 0));
+      const dy = scratch.add(scratch.add(channel.sobel(cv.CV_16S, 0, 1, 3)).convertScaleAbs(0.5, 0));
+      const g = scratch.add(dx.addWeighted(1, dy, 1, 0));
+      gradient = gradient === null ? g : scratch.add(gradient.add(g));
+    }
+    const seams = scratch.add((gradient as cv.Mat).threshold(cfg.seamThreshold, 255, cv.THRESH_BINARY));
+    const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x, p.y - r.y));
+    const filled = scratch.add(new cv.Mat(r.height, r.width, cv.CV_8U).setTo(0));
+    filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
+    const pieces = scratch.add(scratch.add(filled.sub(seams)).morphologyEx(KERNEL_3, cv.MORPH_OPEN));
+    const blobs: Blob[] = [];
+    let whole = true;
+    const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
+    for (const piece of pieces.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, new cv.Point2(r.x, r.y))) {
+      if (piece.area < minArea) continue;
+      const rect = piece.minAreaRect();
+      if (isOneDie(piece, rect, cfg)) {
+        blobs.push({ ...toBlob(rect), fill: piece.area / Math.max(1, rect.size.width * rect.size.height) });
+        continue;
+      }
+      const split = splitTouching(piece, cfg);
+      blobs.push(...split.parts);
+      whole &&= split.whole;
+    }
+    return { dice: blobs, whole };
+  } finally {
+    scratch.release();
+  }
+}
+
 /** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
 export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
   const mask = foregroundMask(lab, cfg);
   const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   mask.release();
-  const blobs: Blob[] = [];
+  // The dice of each blob, with its outline and whether they are all of it: some may be dice pressed together (below).
+  const found: { dice: Blob[]; contour: cv.Contour; whole: boolean }[] = [];
   const objects: Point[][] = [];
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   for (const contour of contours) {
     if (contour.area < minArea) continue; // specks of noise, not dice
     const rect = contour.minAreaRect();
     if (isOneDie(contour, rect, cfg)) {
-      blobs.push({ ...toBlob(rect), fill: contour.area / Math.max(1, rect.size.width * rect.size.height) });
+      found.push({ dice: [{ ...toBlob(rect), fill: contour.area / Math.max(1, rect.size.width * rect.size.height) }], contour, whole: true });
       continue;
     }
     const { parts, whole } = splitTouching(contour, cfg);
-    blobs.push(...parts);
-    if (whole) continue;
-    if (Math.max(rect.size.width, rect.size.height) < cfg.dieSizeMin) continue;
+    found.push({ dice: parts, contour, whole });
+    if (whole || Math.max(rect.size.width, rect.size.height) < cfg.dieSizeMin) continue;
     // Not all dice: its die-shaped parts are read, and the blob is an object for the validity rules (a cocked die, a wall, a shadow).
     objects.push(corners(rect));
   }
+  const sizes = found.flatMap((f) => f.dice.map((d) => d.size));
+  if (cfg.seamThreshold <= 0 || sizes.length < 3) return { blobs: found.flatMap((f) => f.dice), objects };
+  // Dice pressed together have no neck to cut at, but a seam (a dark crevice, a change of colour): a blob that is not all dice, and a
+  // square cluster that passed as one die far larger than the frame's typical die, are cut at their seams into dice of the typical size.
+  const typical = median(sizes);
+  const blobs: Blob[] = [];
+  for (const { dice, contour, whole } of found) {
+    if (whole) {
+      for (const die of dice) {
+        const cluster = die.size > typical * cfg.clusterRatio && die.size * die.size <= cfg.clusterMaxDice * typical * typical;
+        const cut = cluster ? seamDice(lab, contour, typical, cfg, true).filter((part) => contains(die.box, part.rect.center)) : [];
+        if (cut.length < 2) {
+          blobs.push(die);
+          continue;
+        }
+        blobs.push(...cut);
+        // The dice pressed together may lie on one another: the reading stays in doubt.
+        objects.push(die.box);
+      }
+      continue;
+    }
+    // Far larger than a handful of dice it is something else (a laptop's keys have seams too).
+    const cut = contour.area <= cfg.clusterMaxDice * typical * typical ? seamDice(lab, contour, typical, cfg, false) : [];
+    blobs.push(...(cut.length > dice.length ? cut : dice));
+  }
   return { blobs, objects };
+}
+
+/**
+ * cutAtSeams' dice no smaller than a share of the frame's `typical` die (a side
+ * face cut off a die is smaller). A blob that is not all dice (a cable's label
+ * has seams too) is taken only when every piece is dice; a `cluster` that passed
+ * as one die is known to be dice-shaped.
+ */
+function seamDice(lab: cv.Mat, contour: cv.Contour, typical: number, cfg: VisionConfig, cluster: boolean): Blob[] {
+  const { dice, whole } = cutAtSeams(lab, contour, cfg);
+  if (!whole && !cluster) return [];
+  return dice.filter((die) => die.size >= typical * cfg.seamMinSize);
+}
+
+/** Median of the numbers (0 for none). */
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((p, q) => p - q);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** A point of the upright face patch back in frame pixels (the patch spans the blob's box, corner 0 at its origin). */
