@@ -41,6 +41,8 @@ export interface VisionConfig extends SceneConfig {
   readonly minFill: number;
   /** Depths (share of the blob's deepest point) at which a blob that is not one die is cut to part touching dice. Add deeper cuts when touching dice stay merged. */
   readonly splitDepths: readonly number[];
+  /** Share of its largest part's box by which a blob may exceed its parts' boxes and still be cut whole into them. Lower it when a small die pressed against a larger one is missed. */
+  readonly splitLeftover: number;
   /** Most dice in a row side by side that a bar-shaped blob is cut into (2 or more; below 2 turns it off). */
   readonly maxRow: number;
   /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
@@ -122,6 +124,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   maxAspect: 1.5,
   minFill: 0.72,
   splitDepths: [0.35, 0.5, 0.65, 0.8],
+  splitLeftover: 0.2,
   maxRow: 3,
   rowSquareness: 0.2,
   rowMinFill: 0.75,
@@ -361,11 +364,18 @@ function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Ma
       if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) whole = false;
       else parts.push(toBlob(rect));
     }
-    if (whole && parts.length > 0) return { parts, whole: true };
+    if (whole && parts.length > 0 && !leavesDie(contour, parts, cfg)) return { parts, whole: true };
   }
   // Dice side by side in a row have no neck to cut at: the cores stay one long bar.
   const row = rowOfDice(contour, cfg);
   return { parts: row.length > parts.length ? row : parts, whole: false };
+}
+
+/** Whether the blob is larger than its parts by much of a die: a smaller die pressed against a larger one vanishes at the cut that parts the larger. */
+function leavesDie(contour: cv.Contour, parts: readonly Blob[], cfg: VisionConfig): boolean {
+  const covered = parts.reduce((sum, part) => sum + part.rect.size.width * part.rect.size.height, 0);
+  const largest = Math.max(...parts.map((part) => part.rect.size.width * part.rect.size.height));
+  return contour.area - covered > largest * cfg.splitLeftover;
 }
 
 /** Whether a point lies inside a convex polygon (corners in order around it). */
