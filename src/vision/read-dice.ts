@@ -30,6 +30,8 @@ export interface VisionConfig extends SceneConfig {
   readonly clusterRatio: number;
   /** Smallest die cut at seams, as a share of the frame's median die (a side face cut off a die is smaller). */
   readonly seamMinSize: number;
+  /** How near (as the smaller over the larger) to the frame's median die a die cut at seams from a blob that is not all dice must be. */
+  readonly seamSizeMatch: number;
   /** Most dice (in areas of the frame's median die) a blob cut at its seams may hold. */
   readonly clusterMaxDice: number;
   /** Smallest and largest die edge in pixels. Widen when the camera sits lower or higher. */
@@ -119,6 +121,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   clusterRatio: 1.35,
   seamMinSize: 0.6,
   clusterMaxDice: 10,
+  seamSizeMatch: 0.8,
   dieSizeMin: 16,
   dieSizeMax: 200,
   maxAspect: 1.5,
@@ -540,7 +543,7 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
     if (whole) {
       for (const die of dice) {
         const cluster = die.size > typical * cfg.clusterRatio && die.size * die.size <= cfg.clusterMaxDice * typical * typical;
-        const cut = cluster ? seamDice(lab, contour, typical, cfg, true).filter((part) => contains(die.box, part.rect.center)) : [];
+        const cut = cluster ? seamDice(lab, contour, typical, cfg).filter((part) => contains(die.box, part.rect.center)) : [];
         if (cut.length < 2) {
           blobs.push(die);
           continue;
@@ -552,22 +555,29 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
       continue;
     }
     // Far larger than a handful of dice it is something else (a laptop's keys have seams too).
-    const cut = contour.area <= cfg.clusterMaxDice * typical * typical ? seamDice(lab, contour, typical, cfg, false) : [];
-    blobs.push(...(cut.length > dice.length ? cut : dice));
+    if (contour.area > cfg.clusterMaxDice * typical * typical) {
+      blobs.push(...dice);
+      continue;
+    }
+    const { dice: pieces, whole: allDice } = cutAtSeams(lab, contour, cfg);
+    // Cut into nothing but dice (a cable's label has seams too, but not all its pieces are dice).
+    const cut = allDice ? pieces.filter((die) => die.size >= typical * cfg.seamMinSize) : [];
+    if (cut.length > dice.length) {
+      blobs.push(...cut);
+      continue;
+    }
+    blobs.push(...dice);
+    // A die pressed against what is not a die (a cocked die, a shadow): its piece is taken when it has the typical die's size and is not a die found already.
+    const near = (die: Blob) => die.size >= typical * cfg.seamSizeMatch && die.size * cfg.seamSizeMatch <= typical;
+    const fresh = (die: Blob) => !dice.some((part) => contains(part.box, die.rect.center) || contains(die.box, part.rect.center));
+    blobs.push(...pieces.filter((die) => near(die) && fresh(die)));
   }
   return { blobs, objects };
 }
 
-/**
- * cutAtSeams' dice no smaller than a share of the frame's `typical` die (a side
- * face cut off a die is smaller). A blob that is not all dice (a cable's label
- * has seams too) is taken only when every piece is dice; a `cluster` that passed
- * as one die is known to be dice-shaped.
- */
-function seamDice(lab: cv.Mat, contour: cv.Contour, typical: number, cfg: VisionConfig, cluster: boolean): Blob[] {
-  const { dice, whole } = cutAtSeams(lab, contour, cfg);
-  if (!whole && !cluster) return [];
-  return dice.filter((die) => die.size >= typical * cfg.seamMinSize);
+/** cutAtSeams' dice no smaller than a share of the frame's `typical` die (a side face cut off a die is smaller). */
+function seamDice(lab: cv.Mat, contour: cv.Contour, typical: number, cfg: VisionConfig): Blob[] {
+  return cutAtSeams(lab, contour, cfg).dice.filter((die) => die.size >= typical * cfg.seamMinSize);
 }
 
 /** Median of the numbers (0 for none). */
