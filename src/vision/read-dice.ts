@@ -32,7 +32,7 @@ export interface VisionConfig extends SceneConfig {
   readonly seamMinSize: number;
   /** How near (as the smaller over the larger) to the frame's median die a die cut at seams from a blob that is not all dice must be. */
   readonly seamSizeMatch: number;
-  /** Most dice (in areas of the frame's median die) a blob cut at its seams may hold. */
+  /** Most dice (in areas of the frame's median die) a blob cut at its seams may cover. */
   readonly clusterMaxDice: number;
   /** Smallest and largest die edge in pixels. Widen when the camera sits lower or higher. */
   readonly dieSizeMin: number;
@@ -254,6 +254,8 @@ function corners(rect: cv.RotatedRect): Point[] {
 
 const KERNEL_3 = cv.getStructuringElement(cv.MORPH_ELLIPSE, new cv.Size(3, 3));
 const KERNEL_5 = cv.getStructuringElement(cv.MORPH_ELLIPSE, new cv.Size(5, 5));
+// Sums a 3-channel Mat's channels into one (Mat.transform).
+const CHANNEL_SUM = new cv.Mat([[1, 1, 1]], cv.CV_32F);
 
 interface Blob {
   readonly rect: cv.RotatedRect;
@@ -478,15 +480,12 @@ function cutAtSeams(lab: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { dice
   const r = new cv.Rect(x0, y0, Math.min(lab.cols, b.x + b.width + pad) - x0, Math.min(lab.rows, b.y + b.height + pad) - y0);
   const scratch = new Scratch();
   try {
-    const channels = scratch.add(lab.getRegion(r).copy()).splitChannels().map((m) => scratch.add(m));
-    let gradient: cv.Mat | null = null;
-    for (const channel of channels) {
-      const dx = scratch.add(scratch.add(channel.sobel(cv.CV_16S, 1, 0, 3)).convertScaleAbs(0.5, 0));
-      const dy = scratch.add(scratch.add(channel.sobel(cv.CV_16S, 0, 1, 3)).convertScaleAbs(0.5, 0));
-      const g = scratch.add(dx.addWeighted(1, dy, 1, 0));
-      gradient = gradient === null ? g : scratch.add(gradient.add(g));
-    }
-    const seams = scratch.add((gradient as cv.Mat).threshold(cfg.seamThreshold, 255, cv.THRESH_BINARY));
+    // |dL| + |da| + |db| (Sobel, halved), summed over the channels in one pass.
+    const region = lab.getRegion(r);
+    const dx = scratch.add(scratch.add(region.sobel(cv.CV_16S, 1, 0, 3)).convertScaleAbs(0.5, 0));
+    const dy = scratch.add(scratch.add(region.sobel(cv.CV_16S, 0, 1, 3)).convertScaleAbs(0.5, 0));
+    const gradient = scratch.add(scratch.add(dx.addWeighted(1, dy, 1, 0)).transform(CHANNEL_SUM));
+    const seams = scratch.add(gradient.threshold(cfg.seamThreshold, 255, cv.THRESH_BINARY));
     const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x, p.y - r.y));
     const filled = scratch.add(new cv.Mat(r.height, r.width, cv.CV_8U).setTo(0));
     filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
@@ -542,7 +541,7 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
   for (const { dice, contour, whole } of found) {
     if (whole) {
       for (const die of dice) {
-        const cluster = die.size > typical * cfg.clusterRatio && die.size * die.size <= cfg.clusterMaxDice * typical * typical;
+        const cluster = die.size > typical * cfg.clusterRatio && fewDice(contour, typical, cfg);
         const cut = cluster ? seamDice(lab, contour, typical, cfg).filter((part) => contains(die.box, part.rect.center)) : [];
         if (cut.length < 2) {
           blobs.push(die);
@@ -554,8 +553,7 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
       }
       continue;
     }
-    // Far larger than a handful of dice it is something else (a laptop's keys have seams too).
-    if (contour.area > cfg.clusterMaxDice * typical * typical) {
+    if (!fewDice(contour, typical, cfg)) {
       blobs.push(...dice);
       continue;
     }
@@ -573,6 +571,18 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
     blobs.push(...pieces.filter((die) => near(die) && fresh(die)));
   }
   return { blobs, objects };
+}
+
+/**
+ * Whether a blob may be a few dice pressed together: it covers no more than
+ * `clusterMaxDice` of the frame's typical dice (a laptop's keys have seams
+ * too), nor does its box cover four times that (a tray rim: cutting its box costs time).
+ */
+function fewDice(contour: cv.Contour, typical: number, cfg: VisionConfig): boolean {
+  const r = contour.boundingRect();
+  const most = cfg.clusterMaxDice * typical * typical;
+  // The box of a few dice in a diagonal row, or of a die pressed against a cable, is a few times their area.
+  return contour.area <= most && r.width * r.height <= 4 * most;
 }
 
 /** cutAtSeams' dice no smaller than a share of the frame's `typical` die (a side face cut off a die is smaller). */
