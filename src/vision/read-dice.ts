@@ -324,9 +324,9 @@ function isOneDie(contour: cv.Contour, rect: cv.RotatedRect, cfg: VisionConfig):
  * cores found at any cut (dice against a wall, a shadow or a cocked die), or
  * the dice of a blob shaped like a row of them.
  */
-function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[]; whole: boolean } {
+function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[]; whole: boolean; deepest: number } {
   const r = contour.boundingRect();
-  if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return { parts: [], whole: false };
+  if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return { parts: [], whole: false, deepest: 0 };
   const pad = 2;
   const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x + pad, p.y - r.y + pad));
   // (setTo: filling through the constructor is ~100x slower)
@@ -342,9 +342,9 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[];
 }
 
 /** splitTouching's cuts of the blob's distance transform `dist` (the blob's box `r` padded by `pad`). */
-function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Mat, cfg: VisionConfig): { parts: Blob[]; whole: boolean } {
+function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Mat, cfg: VisionConfig): { parts: Blob[]; whole: boolean; deepest: number } {
   const deepest = dist.minMaxLoc().maxVal;
-  if (deepest * 2 < cfg.dieSizeMin * 0.8) return { parts: [], whole: false };
+  if (deepest * 2 < cfg.dieSizeMin * 0.8) return { parts: [], whole: false, deepest };
   // Each die is taken at the shallowest cut that parts it from the rest: small dice vanish at deep cuts that larger dice in the same blob need.
   const parts: Blob[] = [];
   for (const share of cfg.splitDepths) {
@@ -369,11 +369,11 @@ function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Ma
       if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) whole = false;
       else parts.push(toBlob(rect));
     }
-    if (whole && parts.length > 0 && !leavesDie(contour, parts, cfg)) return { parts, whole: true };
+    if (whole && parts.length > 0 && !leavesDie(contour, parts, cfg)) return { parts, whole: true, deepest };
   }
   // Dice side by side in a row have no neck to cut at: the cores stay one long bar.
   const row = rowOfDice(contour, cfg);
-  return { parts: row.length > parts.length ? row : parts, whole: false };
+  return { parts: row.length > parts.length ? row : parts, whole: false, deepest };
 }
 
 /** Whether the blob is larger than its parts by much of a die: a smaller die pressed against a larger one vanishes at the cut that parts the larger. */
@@ -516,18 +516,18 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
   const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   mask.release();
   // The dice of each blob, with its outline and whether they are all of it: some may be dice pressed together (below).
-  const found: { dice: Blob[]; contour: cv.Contour; whole: boolean }[] = [];
+  const found: { dice: Blob[]; contour: cv.Contour; whole: boolean; deepest: number }[] = [];
   const objects: Point[][] = [];
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   for (const contour of contours) {
     if (contour.area < minArea) continue; // specks of noise, not dice
     const rect = contour.minAreaRect();
     if (isOneDie(contour, rect, cfg)) {
-      found.push({ dice: [{ ...toBlob(rect), fill: contour.area / Math.max(1, rect.size.width * rect.size.height) }], contour, whole: true });
+      found.push({ dice: [{ ...toBlob(rect), fill: contour.area / Math.max(1, rect.size.width * rect.size.height) }], contour, whole: true, deepest: 0 });
       continue;
     }
-    const { parts, whole } = splitTouching(contour, cfg);
-    found.push({ dice: parts, contour, whole });
+    const { parts, whole, deepest } = splitTouching(contour, cfg);
+    found.push({ dice: parts, contour, whole, deepest });
     if (whole || Math.max(rect.size.width, rect.size.height) < cfg.dieSizeMin) continue;
     // Not all dice: its die-shaped parts are read, and the blob is an object for the validity rules (a cocked die, a wall, a shadow).
     objects.push(corners(rect));
@@ -538,7 +538,7 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
   // square cluster that passed as one die far larger than the frame's typical die, are cut at their seams into dice of the typical size.
   const typical = median(sizes);
   const blobs: Blob[] = [];
-  for (const { dice, contour, whole } of found) {
+  for (const { dice, contour, whole, deepest } of found) {
     if (whole) {
       for (const die of dice) {
         const cluster = die.size > typical * cfg.clusterRatio && fewDice(contour, typical, cfg);
@@ -553,7 +553,8 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
       }
       continue;
     }
-    if (!fewDice(contour, typical, cfg)) {
+    // Seams only take pixels away: a blob too thin for a die of the typical size (a cable, a shadow) holds none.
+    if (!fewDice(contour, typical, cfg) || deepest * 2 < typical * cfg.seamMinSize) {
       blobs.push(...dice);
       continue;
     }
