@@ -25,6 +25,16 @@ export interface VisionConfig extends SceneConfig {
   readonly floorKernel: number;
   /** Weighted Lab distance (as `foregroundThreshold`) from the whole frame's floor colour below which a pixel is floor whatever the local floor: where dice crowd a dark rim or corner, the local estimate takes their colour and the floor beside them would stand out. Lower it when pale dice are missed; 0 turns it off (a floor of two tones). */
   readonly overallFloorThreshold: number;
+  /** Lab gradient (sum over L, a and b, per pixel, Sobel) above which a pixel is a seam between touching dice that no cut of the blob's depth parts. Lower it when dice pressed together stay merged; raise it when marbled dice are cut apart. 0 turns it off. */
+  readonly seamThreshold: number;
+  /** Size (mean side) over the frame's median die's above which a blob taken for one die is tried as dice pressed together (cut at its seams). */
+  readonly clusterRatio: number;
+  /** Smallest die cut at seams, as a share of the frame's median die (a side face cut off a die is smaller). */
+  readonly seamMinSize: number;
+  /** How near (as the smaller over the larger) to the frame's median die a die cut at seams from a blob that is not all dice must be. */
+  readonly seamSizeMatch: number;
+  /** Most dice (in areas of the frame's median die) a blob cut at its seams may cover. */
+  readonly clusterMaxDice: number;
   /** Smallest and largest die edge in pixels. Widen when the camera sits lower or higher. */
   readonly dieSizeMin: number;
   readonly dieSizeMax: number;
@@ -34,6 +44,8 @@ export interface VisionConfig extends SceneConfig {
   readonly minFill: number;
   /** Depths (share of the blob's deepest point) at which a blob that is not one die is cut to part touching dice. Add deeper cuts when touching dice stay merged. */
   readonly splitDepths: readonly number[];
+  /** Share of its largest part's box by which a blob may exceed its parts' boxes and still be cut whole into them. Lower it when a small die pressed against a larger one is missed. */
+  readonly splitLeftover: number;
   /** Most dice in a row side by side that a bar-shaped blob is cut into (2 or more; below 2 turns it off). */
   readonly maxRow: number;
   /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
@@ -108,11 +120,17 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   floorScale: 8,
   floorKernel: 15,
   overallFloorThreshold: 11,
+  seamThreshold: 160,
+  clusterRatio: 1.35,
+  seamMinSize: 0.6,
+  clusterMaxDice: 10,
+  seamSizeMatch: 0.8,
   dieSizeMin: 16,
   dieSizeMax: 200,
   maxAspect: 1.5,
   minFill: 0.72,
   splitDepths: [0.35, 0.5, 0.65, 0.8],
+  splitLeftover: 0.2,
   maxRow: 3,
   rowSquareness: 0.2,
   rowMinFill: 0.75,
@@ -240,6 +258,8 @@ function corners(rect: cv.RotatedRect): Point[] {
 
 const KERNEL_3 = cv.getStructuringElement(cv.MORPH_ELLIPSE, new cv.Size(3, 3));
 const KERNEL_5 = cv.getStructuringElement(cv.MORPH_ELLIPSE, new cv.Size(5, 5));
+// Sums a 3-channel Mat's channels into one (Mat.transform).
+const CHANNEL_SUM = new cv.Mat([[1, 1, 1]], cv.CV_32F);
 
 export interface Blob {
   readonly rect: cv.RotatedRect;
@@ -308,9 +328,9 @@ function isOneDie(contour: cv.Contour, rect: cv.RotatedRect, cfg: VisionConfig):
  * cores found at any cut (dice against a wall, a shadow or a cocked die), or
  * the dice of a blob shaped like a row of them.
  */
-function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[]; whole: boolean } {
+function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[]; whole: boolean; deepest: number } {
   const r = contour.boundingRect();
-  if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return { parts: [], whole: false };
+  if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return { parts: [], whole: false, deepest: 0 };
   const pad = 2;
   const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x + pad, p.y - r.y + pad));
   // (setTo: filling through the constructor is ~100x slower)
@@ -326,9 +346,9 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[];
 }
 
 /** splitTouching's cuts of the blob's distance transform `dist` (the blob's box `r` padded by `pad`). */
-function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Mat, cfg: VisionConfig): { parts: Blob[]; whole: boolean } {
+function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Mat, cfg: VisionConfig): { parts: Blob[]; whole: boolean; deepest: number } {
   const deepest = dist.minMaxLoc().maxVal;
-  if (deepest * 2 < cfg.dieSizeMin * 0.8) return { parts: [], whole: false };
+  if (deepest * 2 < cfg.dieSizeMin * 0.8) return { parts: [], whole: false, deepest };
   // Each die is taken at the shallowest cut that parts it from the rest: small dice vanish at deep cuts that larger dice in the same blob need.
   const parts: Blob[] = [];
   for (const share of cfg.splitDepths) {
@@ -353,11 +373,18 @@ function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Ma
       if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) whole = false;
       else parts.push(toBlob(rect));
     }
-    if (whole && parts.length > 0) return { parts, whole: true };
+    if (whole && parts.length > 0 && !leavesDie(contour, parts, cfg)) return { parts, whole: true, deepest };
   }
   // Dice side by side in a row have no neck to cut at: the cores stay one long bar.
   const row = rowOfDice(contour, cfg);
-  return { parts: row.length > parts.length ? row : parts, whole: false };
+  return { parts: row.length > parts.length ? row : parts, whole: false, deepest };
+}
+
+/** Whether the blob is larger than its parts by much of a die: a smaller die pressed against a larger one vanishes at the cut that parts the larger. */
+function leavesDie(contour: cv.Contour, parts: readonly Blob[], cfg: VisionConfig): boolean {
+  const covered = parts.reduce((sum, part) => sum + part.rect.size.width * part.rect.size.height, 0);
+  const largest = Math.max(...parts.map((part) => part.rect.size.width * part.rect.size.height));
+  return contour.area - covered > largest * cfg.splitLeftover;
 }
 
 /** Whether a point lies inside a convex polygon (corners in order around it). */
@@ -444,29 +471,134 @@ function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig, scratch: Scratc
   if (hulls.length > 0) mask.drawContours(hulls, -1, new cv.Vec3(255, 255, 255), -1);
 }
 
+/**
+ * Step 1f: a blob that does not split into dice at any depth, cut along its
+ * seams (strong Lab gradient: the crevice between two dice, or where one die's
+ * colour meets another's) and each piece taken as a die or split again.
+ */
+function cutAtSeams(lab: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { dice: Blob[]; whole: boolean } {
+  const pad = 2;
+  const b = contour.boundingRect();
+  const x0 = Math.max(0, b.x - pad);
+  const y0 = Math.max(0, b.y - pad);
+  const r = new cv.Rect(x0, y0, Math.min(lab.cols, b.x + b.width + pad) - x0, Math.min(lab.rows, b.y + b.height + pad) - y0);
+  const scratch = new Scratch();
+  try {
+    // |dL| + |da| + |db| (Sobel, halved), summed over the channels in one pass.
+    const region = lab.getRegion(r);
+    const dx = scratch.add(scratch.add(region.sobel(cv.CV_16S, 1, 0, 3)).convertScaleAbs(0.5, 0));
+    const dy = scratch.add(scratch.add(region.sobel(cv.CV_16S, 0, 1, 3)).convertScaleAbs(0.5, 0));
+    const gradient = scratch.add(scratch.add(dx.addWeighted(1, dy, 1, 0)).transform(CHANNEL_SUM));
+    const seams = scratch.add(gradient.threshold(cfg.seamThreshold, 255, cv.THRESH_BINARY));
+    const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x, p.y - r.y));
+    const filled = scratch.add(new cv.Mat(r.height, r.width, cv.CV_8U).setTo(0));
+    filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
+    const pieces = scratch.add(scratch.add(filled.sub(seams)).morphologyEx(KERNEL_3, cv.MORPH_OPEN));
+    const blobs: Blob[] = [];
+    let whole = true;
+    const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
+    for (const piece of pieces.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, new cv.Point2(r.x, r.y))) {
+      if (piece.area < minArea) continue;
+      const rect = piece.minAreaRect();
+      if (isOneDie(piece, rect, cfg)) {
+        blobs.push({ ...toBlob(rect), fill: piece.area / Math.max(1, rect.size.width * rect.size.height) });
+        continue;
+      }
+      const split = splitTouching(piece, cfg);
+      blobs.push(...split.parts);
+      whole &&= split.whole;
+    }
+    return { dice: blobs, whole };
+  } finally {
+    scratch.release();
+  }
+}
+
 /** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
 export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
   const mask = foregroundMask(lab, cfg);
   const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   mask.release();
-  const blobs: Blob[] = [];
+  // The dice of each blob, with its outline and whether they are all of it: some may be dice pressed together (below).
+  const found: { dice: Blob[]; contour: cv.Contour; whole: boolean; deepest: number }[] = [];
   const objects: Point[][] = [];
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   for (const contour of contours) {
     if (contour.area < minArea) continue; // specks of noise, not dice
     const rect = contour.minAreaRect();
     if (isOneDie(contour, rect, cfg)) {
-      blobs.push({ ...toBlob(rect), fill: contour.area / Math.max(1, rect.size.width * rect.size.height) });
+      found.push({ dice: [{ ...toBlob(rect), fill: contour.area / Math.max(1, rect.size.width * rect.size.height) }], contour, whole: true, deepest: 0 });
       continue;
     }
-    const { parts, whole } = splitTouching(contour, cfg);
-    blobs.push(...parts);
-    if (whole) continue;
-    if (Math.max(rect.size.width, rect.size.height) < cfg.dieSizeMin) continue;
+    const { parts, whole, deepest } = splitTouching(contour, cfg);
+    found.push({ dice: parts, contour, whole, deepest });
+    if (whole || Math.max(rect.size.width, rect.size.height) < cfg.dieSizeMin) continue;
     // Not all dice: its die-shaped parts are read, and the blob is an object for the validity rules (a cocked die, a wall, a shadow).
     objects.push(corners(rect));
   }
+  const sizes = found.flatMap((f) => f.dice.map((d) => d.size));
+  if (cfg.seamThreshold <= 0 || sizes.length < 3) return { blobs: found.flatMap((f) => f.dice), objects };
+  // Dice pressed together have no neck to cut at, but a seam (a dark crevice, a change of colour): a blob that is not all dice, and a
+  // square cluster that passed as one die far larger than the frame's typical die, are cut at their seams into dice of the typical size.
+  const typical = median(sizes);
+  const blobs: Blob[] = [];
+  for (const { dice, contour, whole, deepest } of found) {
+    if (whole) {
+      for (const die of dice) {
+        const cluster = die.size > typical * cfg.clusterRatio && fewDice(contour, typical, cfg);
+        const cut = cluster ? seamDice(lab, contour, typical, cfg).filter((part) => contains(die.box, part.rect.center)) : [];
+        if (cut.length < 2) {
+          blobs.push(die);
+          continue;
+        }
+        blobs.push(...cut);
+        // The dice pressed together may lie on one another: the reading stays in doubt.
+        objects.push(die.box);
+      }
+      continue;
+    }
+    // Seams only take pixels away: a blob too thin for a die of the typical size (a cable, a shadow) holds none.
+    if (!fewDice(contour, typical, cfg) || deepest * 2 < typical * cfg.seamMinSize) {
+      blobs.push(...dice);
+      continue;
+    }
+    const { dice: pieces, whole: allDice } = cutAtSeams(lab, contour, cfg);
+    // Cut into nothing but dice (a cable's label has seams too, but not all its pieces are dice).
+    const cut = allDice ? pieces.filter((die) => die.size >= typical * cfg.seamMinSize) : [];
+    if (cut.length > dice.length) {
+      blobs.push(...cut);
+      continue;
+    }
+    blobs.push(...dice);
+    // A die pressed against what is not a die (a cocked die, a shadow): its piece is taken when it has the typical die's size and is not a die found already.
+    const near = (die: Blob) => die.size >= typical * cfg.seamSizeMatch && die.size * cfg.seamSizeMatch <= typical;
+    const fresh = (die: Blob) => !dice.some((part) => contains(part.box, die.rect.center) || contains(die.box, part.rect.center));
+    blobs.push(...pieces.filter((die) => near(die) && fresh(die)));
+  }
   return { blobs, objects };
+}
+
+/**
+ * Whether a blob may be a few dice pressed together: it covers no more than
+ * `clusterMaxDice` of the frame's typical dice (a laptop's keys have seams
+ * too), nor does its box cover four times that (a tray rim: cutting its box costs time).
+ */
+function fewDice(contour: cv.Contour, typical: number, cfg: VisionConfig): boolean {
+  const r = contour.boundingRect();
+  const most = cfg.clusterMaxDice * typical * typical;
+  // The box of a few dice in a diagonal row, or of a die pressed against a cable, is a few times their area.
+  return contour.area <= most && r.width * r.height <= 4 * most;
+}
+
+/** cutAtSeams' dice no smaller than a share of the frame's `typical` die (a side face cut off a die is smaller). */
+function seamDice(lab: cv.Mat, contour: cv.Contour, typical: number, cfg: VisionConfig): Blob[] {
+  return cutAtSeams(lab, contour, cfg).dice.filter((die) => die.size >= typical * cfg.seamMinSize);
+}
+
+/** Median of the numbers (0 for none). */
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((p, q) => p - q);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** A point of the upright face patch back in frame pixels (the patch spans the blob's box, corner 0 at its origin). */
