@@ -267,6 +267,8 @@ export interface Blob {
   readonly size: number;
   /** Share of its box the blob fills (1 for parts of split blobs); a die lying on another fills less. */
   readonly fill?: number;
+  /** Cut out of a cluster at colour seams: its box is less sure (it may hold part of a neighbour), so only a pip count the classifier confirms reads it. */
+  readonly seamCut?: boolean;
 }
 
 /**
@@ -508,7 +510,7 @@ function cutAtSeams(lab: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { dice
       blobs.push(...split.parts);
       whole &&= split.whole;
     }
-    return { dice: blobs, whole };
+    return { dice: blobs.map((blob) => ({ ...blob, seamCut: true })), whole };
   } finally {
     scratch.release();
   }
@@ -901,7 +903,7 @@ function readingOrder(p: DieReading, q: DieReading): number {
  * face); a face the pips cannot read may still be read by a classifier that is
  * very sure of it; otherwise the die is unreadable.
  */
-export function decideValue(pips: { readonly pips: number; readonly confidence: number }, guess: FaceGuess | null, cfg: VisionConfig): { value: number | null; confidence: number } {
+export function decideValue(pips: { readonly pips: number; readonly confidence: number }, guess: FaceGuess | null, cfg: VisionConfig, classifierMayReadAlone = true): { value: number | null; confidence: number } {
   const counted = pips.confidence >= cfg.minConfidence;
   if (guess === null) return counted ? { value: pips.pips, confidence: pips.confidence } : { value: null, confidence: pips.confidence };
   if (counted && guess.value === pips.pips) return { value: pips.pips, confidence: Math.max(pips.confidence, guess.probability) };
@@ -909,7 +911,7 @@ export function decideValue(pips: { readonly pips: number; readonly confidence: 
     // They disagree: the value is in doubt unless the classifier itself is unsure.
     return guess.probability >= cfg.classifierVeto ? { value: null, confidence: Math.min(pips.confidence, 1 - guess.probability) } : { value: pips.pips, confidence: pips.confidence * (1 - guess.probability) };
   }
-  return guess.value > 0 && guess.probability >= cfg.classifierAlone ? { value: guess.value, confidence: guess.probability } : { value: null, confidence: 0 };
+  return classifierMayReadAlone && guess.value > 0 && guess.probability >= cfg.classifierAlone ? { value: guess.value, confidence: guess.probability } : { value: null, confidence: 0 };
 }
 
 const classifiers = new Map<string, FaceClassifier>();
@@ -964,7 +966,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   const dice: DieReading[] = blobs.map((blob, i) => {
     const face = faces[i] as (typeof faces)[number];
     const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
-    const { value, confidence } = decideValue(face, guesses[i] ?? null, cfg);
+    const { value, confidence } = decideValue(face, guesses[i] ?? null, cfg, !blob.seamCut);
     // The top face's centre, not the blob's (which may include side faces).
     const centre = value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg.facePatch), cfg.facePatch);
     return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };

@@ -108,6 +108,11 @@ describe('decideValue: pip count and classifier together', () => {
     expect(decideValue(doubtful, { value: 0, probability: 0.999 }, cfg).value).toBeNull();
   });
 
+  it('reads a die cut out of a cluster at its seams only from a pip count the classifier confirms', () => {
+    expect(decideValue(doubtful, { value: 6, probability: 0.999 }, cfg, false).value).toBeNull();
+    expect(decideValue(clear, { value: 4, probability: 0.99 }, cfg, false).value).toBe(4);
+  });
+
   it('falls back to the pip count alone without a classifier', () => {
     expect(decideValue(clear, null, cfg).value).toBe(4);
     expect(decideValue(doubtful, null, cfg).value).toBeNull();
