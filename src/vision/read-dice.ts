@@ -161,7 +161,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   minConfidence: 0.6,
   useClassifier: true,
   classifierModel: MODEL_DIR,
-  classifierVeto: 0.5,
+  classifierVeto: 0.6,
   classifierAlone: 0.95,
   classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
