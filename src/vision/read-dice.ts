@@ -818,7 +818,6 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
   // Pips cover at most ~15% of a face, so the median is the body colour.
   const body = medianLab(inner, 2);
   const dist = distanceMap(inner, body, cfg.pipLightnessWeight);
-  const spots = spotsOf(dist, inset, cfg);
   let best: PipCount | null = null;
   let bestScore = -Infinity;
   for (const threshold of pipThresholds(dist, cfg)) {
@@ -834,15 +833,18 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
     if (count.shed === 0 && count.stray === 0) break;
   }
   if (best === null) {
+    const spots = spotsOf(dist, inset, cfg);
     dist.release();
     return { body, pips: 0, confidence: 0, centre: null, spots, inner };
   }
   let confidence = cfg.shedPenalty ** best.shed * (best.stray > 0 ? cfg.strayPenalty : 1);
   const evidence = pipEvidence(dist.getData(), innerSide, inset, best.pips, cfg);
-  dist.release();
   // A lone pip is the likeliest misreading (the one strong pip of a face whose others are faint): its surroundings must be plainer.
   const ratio = best.pips.length === 1 ? cfg.oneEmptyGridRatio : cfg.emptyGridRatio;
   if (evidence.absent > evidence.present * ratio) confidence *= cfg.emptyGridPenalty;
+  // Only a face without a clear count can be read by the classifier alone, which places the die by its spots (topFaceCentre).
+  const spots = confidence < cfg.minConfidence ? spotsOf(dist, inset, cfg) : [];
+  dist.release();
   // A face layout is centred on the face: the pips' centroid is the top face's centre (the blob may include side faces).
   const n = best.pips.length;
   const centre = { x: best.pips.reduce((sum, p) => sum + p.x, 0) / n, y: best.pips.reduce((sum, p) => sum + p.y, 0) / n };
