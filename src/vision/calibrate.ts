@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
-import { DEFAULT_VISION_CONFIG, readDiceInImage, type VisionConfig } from './read-dice.js';
+import { DEFAULT_VISION_CONFIG, median, readDiceInImage, type VisionConfig } from './read-dice.js';
 import type { Region } from './validity.js';
 import { errorText } from '../error-text.js';
 
@@ -78,7 +78,6 @@ export function findTrayRegion(image: cv.Mat): Region | null {
 export function measureDice(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG): { lab: Lab; dieSize: number; count: number } {
   const dice = readDiceInImage(image, cfg).dice.filter((d) => d.lab !== undefined);
   if (dice.length === 0) throw new Error('no dice found in the shot: lay the dice flat on the tray, apart from each other');
-  const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)] ?? 0;
   const labs = dice.map((d) => d.lab as Lab);
   return {
     lab: { L: median(labs.map((l) => l.L)), a: median(labs.map((l) => l.a)), b: median(labs.map((l) => l.b)) },

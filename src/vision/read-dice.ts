@@ -543,12 +543,14 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
   // Dice pressed together have no neck to cut at, but a seam (a dark crevice, a change of colour): a blob that is not all dice, and a
   // square cluster that passed as one die far larger than the frame's typical die, are cut at their seams into dice of the typical size.
   const typical = median(sizes);
+  // A piece cut at seams smaller than this is a side face cut off a die, not a die.
+  const dieSized = (die: Blob) => die.size >= typical * cfg.seamMinSize;
   const blobs: Blob[] = [];
   for (const { dice, contour, whole, deepest } of found) {
     if (whole) {
       for (const die of dice) {
         const cluster = die.size > typical * cfg.clusterRatio && fewDice(contour, typical, cfg);
-        const cut = cluster ? seamDice(lab, contour, typical, cfg).filter((part) => contains(die.box, part.rect.center)) : [];
+        const cut = cluster ? cutAtSeams(lab, contour, cfg).dice.filter((part) => dieSized(part) && contains(die.box, part.rect.center)) : [];
         if (cut.length < 2) {
           blobs.push(die);
           continue;
@@ -566,7 +568,7 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
     }
     const { dice: pieces, whole: allDice } = cutAtSeams(lab, contour, cfg);
     // Cut into nothing but dice (a cable's label has seams too, but not all its pieces are dice).
-    const cut = allDice ? pieces.filter((die) => die.size >= typical * cfg.seamMinSize) : [];
+    const cut = allDice ? pieces.filter(dieSized) : [];
     if (cut.length > dice.length) {
       blobs.push(...cut);
       continue;
@@ -592,13 +594,8 @@ function fewDice(contour: cv.Contour, typical: number, cfg: VisionConfig): boole
   return contour.area <= most && r.width * r.height <= 4 * most;
 }
 
-/** cutAtSeams' dice no smaller than a share of the frame's `typical` die (a side face cut off a die is smaller). */
-function seamDice(lab: cv.Mat, contour: cv.Contour, typical: number, cfg: VisionConfig): Blob[] {
-  return cutAtSeams(lab, contour, cfg).dice.filter((die) => die.size >= typical * cfg.seamMinSize);
-}
-
 /** Median of the numbers (0 for none). */
-function median(xs: readonly number[]): number {
+export function median(xs: readonly number[]): number {
   const sorted = [...xs].sort((p, q) => p - q);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
