@@ -46,6 +46,9 @@ export interface VisionConfig extends SceneConfig {
   readonly splitDepths: readonly number[];
   /** Share of its largest part's box by which a blob may exceed its parts' boxes and still be cut whole into them. Lower it when a small die pressed against a larger one is missed. */
   readonly splitLeftover: number;
+  /** A piece of a blob outside every part's box that is compact (longest/shortest side of its box at most `pieceMaxAspect`, filling at least `pieceMinFill` of it) and at least `dieSizeMin` wide is most of a die the cut did not part: the cut is not taken. Raise the fill or lower the aspect when shadows or side faces left over keep blobs from being cut; the reverse when a small die pressed against a larger one is lost. */
+  readonly pieceMaxAspect: number;
+  readonly pieceMinFill: number;
   /** Most dice in a row side by side that a bar-shaped blob is cut into (2 or more; below 2 turns it off). */
   readonly maxRow: number;
   /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
@@ -131,6 +134,8 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   minFill: 0.72,
   splitDepths: [0.35, 0.5, 0.65, 0.8],
   splitLeftover: 0.2,
+  pieceMaxAspect: 2.5,
+  pieceMinFill: 0.6,
   maxRow: 3,
   rowSquareness: 0.2,
   rowMinFill: 0.75,
@@ -353,6 +358,7 @@ function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Ma
   if (deepest * 2 < cfg.dieSizeMin * 0.8) return { parts: [], whole: false, deepest };
   // Each die is taken at the shallowest cut that parts it from the rest: small dice vanish at deep cuts that larger dice in the same blob need.
   const parts: Blob[] = [];
+  const origin = new cv.Point2(r.x - pad, r.y - pad);
   for (const share of cfg.splitDepths) {
     const depth = deepest * share;
     const cut = dist.threshold(depth, 255, cv.THRESH_BINARY);
@@ -375,7 +381,8 @@ function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Ma
       if (short < cfg.dieSizeMin || long > cfg.dieSizeMax || long / short > cfg.maxAspect) whole = false;
       else parts.push(toBlob(rect));
     }
-    if (whole && parts.length > 0 && !leavesDie(contour, parts, cfg)) return { parts, whole: true, deepest };
+    if (!whole || parts.length === 0 || leavesDie(contour, parts, cfg)) continue;
+    if (!leavesPiece(dist, parts, origin, cfg)) return { parts, whole: true, deepest };
   }
   // Dice side by side in a row have no neck to cut at: the cores stay one long bar.
   const row = rowOfDice(contour, cfg);
@@ -387,6 +394,37 @@ function leavesDie(contour: cv.Contour, parts: readonly Blob[], cfg: VisionConfi
   const covered = parts.reduce((sum, part) => sum + part.rect.size.width * part.rect.size.height, 0);
   const largest = Math.max(...parts.map((part) => part.rect.size.width * part.rect.size.height));
   return contour.area - covered > largest * cfg.splitLeftover;
+}
+
+/** The blob (`dist`, its distance transform, whose pixel (0, 0) lies at `origin` in the frame) less the boxes, as an 8-bit mask the caller releases. */
+function outsideBoxes(dist: cv.Mat, blobs: readonly Blob[], origin: Point): cv.Mat {
+  const inside = dist.threshold(0, 255, cv.THRESH_BINARY);
+  const rest = inside.convertTo(cv.CV_8U);
+  inside.release();
+  // One box at a time: where boxes drawn together overlap, fillPoly leaves a hole.
+  for (const blob of blobs) rest.drawFillPoly([blob.box.map((p) => new cv.Point2(Math.round(p.x - origin.x), Math.round(p.y - origin.y)))], new cv.Vec3(0, 0, 0));
+  return rest;
+}
+
+/**
+ * Whether the parts' boxes leave a piece of the blob that may be most of a
+ * die: compact, at least a smallest die wide. A smaller die pressed flat
+ * against a larger one reaches into the larger one's core at the cuts that
+ * part nothing else, so the larger one's box takes in part of it and covers
+ * as much as the blob's area, while the rest of the smaller die stays outside
+ * every box. Shadows, rims and side faces left over are thin or ragged.
+ */
+function leavesPiece(dist: cv.Mat, parts: readonly Blob[], origin: Point, cfg: VisionConfig): boolean {
+  const rest = outsideBoxes(dist, parts, origin);
+  try {
+    return rest.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE).some((piece) => {
+      const { width, height } = piece.minAreaRect().size;
+      const short = Math.min(width, height);
+      return short >= cfg.dieSizeMin && Math.max(width, height) <= short * cfg.pieceMaxAspect && piece.area >= width * height * cfg.pieceMinFill;
+    });
+  } finally {
+    rest.release();
+  }
 }
 
 /** Whether a point lies inside a convex polygon (corners in order around it). */

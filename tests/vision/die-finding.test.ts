@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import cv from '../../src/hardware/opencv.js';
-import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, type VisionConfig } from '../../src/vision/read-dice.js';
+import type { DieColour } from '../../src/hardware/index.js';
+import { DEFAULT_TRAY, renderTray, type SimDie } from '../../src/hardware/simulator/index.js';
+import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, type VisionConfig } from '../../src/vision/read-dice.js';
+import { readingErrors } from './match.js';
 
 /** Labelled dice of a photo fixture with a found die whose centre lies in their box. */
 function diceFound(name: string, cfg: VisionConfig): { found: number; labelled: number } {
@@ -26,5 +29,42 @@ describe('finding dice pressed together', () => {
     expect(found).toBe(labelled);
     // With no limit on what a cut may leave unexplained, the larger die's box is taken for the whole blob.
     expect(diceFound(name, { ...DEFAULT_VISION_CONFIG, splitLeftover: Infinity }).found).toBeLessThan(labelled);
+  });
+});
+
+/**
+ * A 70 px die in the middle of the tray and a 40 px die pressed flat against
+ * one of its sides (`side` quarter turns from its right side), `shift` pixels
+ * along that side from its middle, both turned `angle` degrees.
+ */
+function pressedPair(angle: number, side: number, shift: number, colours: readonly [DieColour, DieColour], smallFirst = false): SimDie[] {
+  const [big, small] = [70, 40];
+  const rad = ((angle + 90 * side) * Math.PI) / 180;
+  const out = { x: Math.cos(rad), y: Math.sin(rad) };
+  const reach = (big + small) / 2;
+  const large: SimDie = { value: 5, colour: colours[0], x: 640, y: 360, size: big, angle };
+  const little: SimDie = { value: 3, colour: colours[1], x: 640 + out.x * reach - out.y * shift, y: 360 + out.y * reach + out.x * shift, size: small, angle };
+  return smallFirst ? [little, large] : [large, little];
+}
+
+const readPair = (dice: readonly SimDie[], noiseSeed: number) => readDiceInImage(decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed })), DEFAULT_VISION_CONFIG);
+
+describe('a small die pressed flat against a big one', () => {
+  it('is never read as one die and a valid roll, wherever the small die is pressed', { timeout: 120_000 }, () => {
+    const silent: string[] = [];
+    let seed = 1;
+    for (const colours of [['red', 'red'], ['red', 'white']] as const) {
+      for (const angle of [0, 20, 45]) {
+        for (const side of [0, 1, 2, 3]) {
+          for (const shift of [0, 12]) {
+            const dice = pressedPair(angle, side, shift, colours);
+            const reading = readPair(dice, seed++);
+            // Both dice read, or the roll refused: never one die, or a wrong value, in a valid reading.
+            if (reading.valid && readingErrors(reading, dice).length > 0) silent.push(`${colours.join('+')} angle ${angle} side ${side} shift ${shift}: ${readingErrors(reading, dice).join('; ')}`);
+          }
+        }
+      }
+    }
+    expect(silent).toEqual([]);
   });
 });
