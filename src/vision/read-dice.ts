@@ -383,6 +383,8 @@ function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Ma
     }
     if (!whole || parts.length === 0 || leavesDie(contour, parts, cfg)) continue;
     if (!leavesPiece(dist, parts, origin, cfg)) return { parts, whole: true, deepest };
+    const pressed = partPressed(dist, parts, origin, cfg);
+    if (pressed) return { parts: pressed, whole: true, deepest };
   }
   // Dice side by side in a row have no neck to cut at: the cores stay one long bar.
   const row = rowOfDice(contour, cfg);
@@ -425,6 +427,50 @@ function leavesPiece(dist: cv.Mat, parts: readonly Blob[], origin: Point, cfg: V
   } finally {
     rest.release();
   }
+}
+
+/**
+ * A cut whose parts leave most of a die outside their boxes (`leavesPiece`):
+ * a part's core reaches into a smaller die pressed flat against it, and its
+ * box, long that way, takes in part of that die. Each part is cut to a square
+ * at the end of its box away from the largest piece left over; what the
+ * squares leave of the blob, where it is one die, is that die. Null unless
+ * that leaves no piece that may be a die.
+ */
+function partPressed(dist: cv.Mat, parts: readonly Blob[], origin: Point, cfg: VisionConfig): Blob[] | null {
+  const scratch = new Scratch();
+  const offset = new cv.Point2(origin.x, origin.y);
+  try {
+    const pieces = scratch.add(outsideBoxes(dist, parts, origin)).findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, offset);
+    const largest = pieces.reduce<cv.Contour | null>((best, piece) => (best && best.area >= piece.area ? best : piece), null);
+    if (!largest) return null;
+    const squares = parts.map((part) => squareAwayFrom(part, largest.minAreaRect().center));
+    const dice = scratch
+      .add(scratch.add(outsideBoxes(dist, squares, origin)).morphologyEx(KERNEL_3, cv.MORPH_OPEN))
+      .findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, offset)
+      .flatMap((piece) => {
+        const rect = piece.minAreaRect();
+        return isOneDie(piece, rect, cfg) ? [toBlob(rect)] : [];
+      });
+    const all = [...squares, ...dice];
+    return dice.length > 0 && !leavesPiece(dist, all, origin, cfg) ? all : null;
+  } finally {
+    scratch.release();
+  }
+}
+
+/** A part's box cut to a square along its long side, at the end away from the point `p`; a square part as it is. */
+function squareAwayFrom(part: Blob, p: Point): Blob {
+  const { width, height } = part.rect.size;
+  const long = Math.max(width, height);
+  const short = Math.min(width, height);
+  if (long === short) return part;
+  const rad = (part.rect.angle * Math.PI) / 180;
+  // The box's width runs along its angle (as in rowOfDice).
+  const axis = width >= height ? { x: Math.cos(rad), y: Math.sin(rad) } : { x: -Math.sin(rad), y: Math.cos(rad) };
+  const c = part.rect.center;
+  const offset = (Math.sign((p.x - c.x) * axis.x + (p.y - c.y) * axis.y) * -(long - short)) / 2;
+  return toBlob(new cv.RotatedRect(new cv.Point2(c.x + axis.x * offset, c.y + axis.y * offset), new cv.Size(short, short), part.rect.angle));
 }
 
 /** Whether a point lies inside a convex polygon (corners in order around it). */

@@ -50,6 +50,17 @@ function pressedPair(angle: number, side: number, shift: number, colours: readon
 const readPair = (dice: readonly SimDie[], noiseSeed: number) => readDiceInImage(decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed })), DEFAULT_VISION_CONFIG);
 
 describe('a small die pressed flat against a big one', () => {
+  it.each([
+    ['side by side', 0, 1, 0, false],
+    ['side by side, small die first', 0, 3, 0, true],
+    ['offset along the side', 0, 2, 12, false],
+    ['turned', 20, 0, 0, false],
+    ['turned, small die first', 45, 2, 0, true],
+  ] as const)('%s: both dice are read', (_, angle, side, shift, smallFirst) => {
+    const dice = pressedPair(angle, side, shift, ['red', 'red'], smallFirst);
+    expect(readingErrors(readPair(dice, 7), dice)).toEqual([]);
+  });
+
   it('is never read as one die and a valid roll, wherever the small die is pressed', { timeout: 120_000 }, () => {
     const silent: string[] = [];
     let seed = 1;
