@@ -65,15 +65,18 @@ export interface FaceGuess {
   readonly value: number;
   /** Its probability (softmax output, 0-1). */
   readonly probability: number;
+  /** Every class's probability (index 0 = not a face, then the values), from a plain pass only (the views a symmetric pass averaged are not one view). */
+  readonly classes?: readonly number[];
 }
 
 export interface FaceClassifier {
   /**
    * One guess per input (inputs from `faceInput`). With `symmetric`, each face
    * is classified in its 8 rotations and mirror images and the probabilities
-   * averaged: steadier, 8 times the work.
+   * averaged: steadier, 8 times the work. `upright` (this classifier's plain
+   * guesses for the same inputs) spares classifying the unturned view again.
    */
-  classify(inputs: readonly cv.Mat[], symmetric?: boolean): FaceGuess[];
+  classify(inputs: readonly cv.Mat[], symmetric?: boolean, upright?: readonly FaceGuess[]): FaceGuess[];
 }
 
 const SYMMETRIES = 8;
@@ -102,10 +105,11 @@ export function loadFaceClassifier(dir: string = MODEL_DIR): FaceClassifier {
   }
   const net = cv.readNetFromDarknet(cfg, weights);
   return {
-    classify(inputs, symmetric = false) {
+    classify(inputs, symmetric = false, upright) {
       if (inputs.length === 0) return [];
-      const perFace = symmetric ? SYMMETRIES : 1;
-      const views = symmetric ? inputs.flatMap(symmetries) : [...inputs];
+      // The unturned view's probabilities when the caller has them (symmetries() lists it first).
+      const known = (i: number) => (symmetric ? upright?.[i]?.classes : undefined);
+      const views = symmetric ? inputs.flatMap((input, i) => symmetries(input).slice(known(i) ? 1 : 0)) : [...inputs];
       // One forward pass for every view of every face.
       const blob = cv.blobFromImages(views, 1, new cv.Size(FACE_INPUT_SIDE, FACE_INPUT_SIDE), new cv.Vec3(0, 0, 0), false, false);
       net.setInput(blob);
@@ -117,12 +121,16 @@ export function loadFaceClassifier(dir: string = MODEL_DIR): FaceClassifier {
       for (const mat of [blob, output, flat, ...views.filter((v) => !inputs.includes(v))]) mat.release();
       const probabilities = new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
       if (probabilities.length !== views.length * CLASSES) throw new VisionError('vision/bad_model', `the die-face model gave ${probabilities.length} outputs for ${views.length} faces (expected ${CLASSES} each)`);
+      const perFace = symmetric ? SYMMETRIES : 1;
+      let view = 0;
       return inputs.map((_, i) => {
         const mean = new Array<number>(CLASSES).fill(0);
-        for (let v = 0; v < perFace; v++) for (let c = 0; c < CLASSES; c++) mean[c] = (mean[c] as number) + (probabilities[(i * perFace + v) * CLASSES + c] as number) / perFace;
+        const first = known(i);
+        if (first) for (let c = 0; c < CLASSES; c++) mean[c] = (first[c] ?? 0) / perFace;
+        for (let v = first ? 1 : 0; v < perFace; v++, view++) for (let c = 0; c < CLASSES; c++) mean[c] = (mean[c] as number) + (probabilities[view * CLASSES + c] as number) / perFace;
         let best = 0;
         for (let c = 1; c < CLASSES; c++) if ((mean[c] as number) > (mean[best] as number)) best = c;
-        return { value: best, probability: mean[best] as number };
+        return symmetric ? { value: best, probability: mean[best] as number } : { value: best, probability: mean[best] as number, classes: mean };
       });
     },
   };
