@@ -72,10 +72,9 @@ function inside(p: Point, poly: readonly Point[]): boolean {
 
 /** The faces the die finder sees in an image, each with the value of the one labelled die inside its box, or 0 when its box holds none or several. */
 function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[], jitter: number, rng: SeededRandom): Sample[] {
-  const lab = image.cvtColor(cv.COLOR_BGR2Lab);
   const samples: Sample[] = [];
   const sample = (blob: Blob, value: number) => {
-    const upright = uprightFace(lab, blob, cfg.facePatch);
+    const upright = uprightFace(image, blob, cfg.facePatch);
     const face = readFace(upright, cfg);
     upright.release();
     const data = faceInput(face.inner, face.body).getData();
@@ -83,7 +82,7 @@ function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[
     // A copy of exactly the face's floats (the Buffer may be a view into a larger pool).
     samples.push({ input: new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4).slice(), value });
   };
-  for (const blob of findDieBlobs(lab, cfg).blobs) {
+  for (const blob of findDieBlobs(image, cfg).blobs) {
     const held = dice.filter((d) => inside(d.center, blob.box));
     // No die in it, or two: an example of what is not one die's face (class 0).
     const value = held.length === 1 ? (held[0] as { value: number }).value : 0;
@@ -91,7 +90,6 @@ function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[
     // The same face as a slightly misplaced box would show it, warped again from the full-resolution image.
     for (let k = 0; k < jitter; k++) sample({ ...blob, box: jitterBox(blob.box, rng) }, value);
   }
-  lab.release();
   return samples;
 }
 

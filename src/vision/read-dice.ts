@@ -13,13 +13,15 @@ import { errorText } from '../error-text.js';
 export interface VisionConfig extends SceneConfig {
   /** Weighted Lab distance from the tray floor above which a pixel is part of a die. Raise it when felt texture or shadows show up as dice; lower it when dark dice on a dark tray are missed. */
   readonly foregroundThreshold: number;
-  /** Lightness gradient (8-bit Lab L per pixel, Sobel) above which a pixel is part of an outline; what outlines enclose is foreground too. Lower it when white dice on a white floor are missed; raise it when floor texture shows up as dice. 0 turns it off. */
+  /** Lightness gradient (8-bit Lab L per pixel of the frame shrunk by `maskScale`, Sobel) above which a pixel is part of an outline; what outlines enclose is foreground too. Lower it when white dice on a white floor are missed; raise it when floor texture shows up as dice. 0 turns it off. */
   readonly edgeThreshold: number;
   /** How much lightness counts against hue (0-1), and darker-than-floor lightness in the foreground test. Lower it when shadows are taken for dice. */
   readonly lightnessWeight: number;
   /** How much brighter-than-floor lightness counts in the foreground test (0-1). Raise it when white dice on a light floor are missed; lower it when glare on the floor shows up as dice. */
   readonly brighterWeight: number;
-  /** The floor is estimated on the frame shrunk by this factor. Raise it for speed on large frames. */
+  /** The colour and outline tests run on the frame shrunk by this factor (the colour distances are grown back and thresholded at full size, so blob outlines stay smooth). 2 is about four times cheaper than 1; set 1 when dice are only a few times `dieSizeMin` across and close together (shrinking blurs the gaps between them). */
+  readonly maskScale: number;
+  /** The floor is estimated on the frame shrunk by this factor (counted from the full frame, not the mask's). Raise it for speed on large frames. */
   readonly floorScale: number;
   /** Median window of the floor estimate, in shrunken pixels (odd). Raise it when big dice or crowded trays leak into the floor estimate. */
   readonly floorKernel: number;
@@ -46,8 +48,9 @@ export interface VisionConfig extends SceneConfig {
   readonly splitDepths: readonly number[];
   /** Share of its largest part's box by which a blob may exceed its parts' boxes and still be cut whole into them. Lower it when a small die pressed against a larger one is missed. */
   readonly splitLeftover: number;
-  /** A piece of a blob outside every part's box that is compact (longest/shortest side of its box at most `pieceMaxAspect`, filling at least `pieceMinFill` of it) and at least `dieSizeMin` wide is most of a die the cut did not part: the cut is not taken. Raise the fill or lower the aspect when shadows or side faces left over keep blobs from being cut; the reverse when a small die pressed against a larger one is lost. */
+  /** A piece of a blob outside every part's box that is compact (longest/shortest side of its box at most `pieceMaxAspect`, filling at least `pieceMinFill` of it) and at least `dieSizeMin` wide is most of a die the cut did not part: the larger part's box is squared away from that piece and the piece taken as a die, else the cut is not taken. Raise the fill or lower the aspect when shadows or side faces left over keep blobs from being cut; the reverse when a small die pressed against a larger one is lost. */
   readonly pieceMaxAspect: number;
+  /** See `pieceMaxAspect`: the share of its box such a piece must fill. */
   readonly pieceMinFill: number;
   /** Most dice in a row side by side that a bar-shaped blob is cut into (2 or more; below 2 turns it off). */
   readonly maxRow: number;
@@ -120,6 +123,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   edgeThreshold: 40,
   lightnessWeight: 0.45,
   brighterWeight: 2.5,
+  maskScale: 2,
   floorScale: 8,
   floorKernel: 15,
   overallFloorThreshold: 11,
@@ -283,7 +287,7 @@ export interface Blob {
  * two tones. `overall` is the median colour of the whole frame.
  */
 function estimateFloor(lab: cv.Mat, cfg: VisionConfig, scratch: Scratch): { local: cv.Mat; overall: Lab } {
-  const f = cfg.floorScale;
+  const f = cfg.floorScale / cfg.maskScale;
   const small = scratch.add(lab.resize(Math.max(1, Math.round(lab.rows / f)), Math.max(1, Math.round(lab.cols / f)), 0, 0, cv.INTER_AREA));
   const local = scratch.add(scratch.add(small.medianBlur(cfg.floorKernel)).resize(lab.rows, lab.cols, 0, 0, cv.INTER_LINEAR));
   // The floor's colour over the whole frame: dice and a rim cover far less than half of it.
@@ -382,8 +386,10 @@ function splitAtDepths(contour: cv.Contour, r: cv.Rect, pad: number, dist: cv.Ma
       else parts.push(toBlob(rect));
     }
     if (!whole || parts.length === 0 || leavesDie(contour, parts, cfg)) continue;
-    if (!leavesPiece(dist, parts, origin, cfg)) return { parts, whole: true, deepest };
-    const pressed = partPressed(dist, parts, origin, cfg);
+
+    const pieces = diePieces(dist, parts, origin, cfg);
+    if (pieces.length === 0) return { parts, whole: true, deepest };
+    const pressed = partPressed(dist, parts, pieces, origin, cfg);
     if (pressed) return { parts: pressed, whole: true, deepest };
   }
   // Dice side by side in a row have no neck to cut at: the cores stay one long bar.
@@ -409,17 +415,17 @@ function outsideBoxes(dist: cv.Mat, blobs: readonly Blob[], origin: Point): cv.M
 }
 
 /**
- * Whether the parts' boxes leave a piece of the blob that may be most of a
- * die: compact, at least a smallest die wide. A smaller die pressed flat
- * against a larger one reaches into the larger one's core at the cuts that
- * part nothing else, so the larger one's box takes in part of it and covers
- * as much as the blob's area, while the rest of the smaller die stays outside
- * every box. Shadows, rims and side faces left over are thin or ragged.
+ * The pieces of the blob outside the parts' boxes that may be most of a die
+ * (in frame coordinates): compact, at least a smallest die wide. A smaller die
+ * pressed flat against a larger one reaches into the larger one's core at the
+ * cuts that part nothing else, so the larger one's box takes in part of it and
+ * covers as much as the blob's area, while the rest of the smaller die stays
+ * outside every box. Shadows, rims and side faces left over are thin or ragged.
  */
-function leavesPiece(dist: cv.Mat, parts: readonly Blob[], origin: Point, cfg: VisionConfig): boolean {
+function diePieces(dist: cv.Mat, parts: readonly Blob[], origin: Point, cfg: VisionConfig): cv.Contour[] {
   const rest = outsideBoxes(dist, parts, origin);
   try {
-    return rest.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE).some((piece) => {
+    return rest.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, new cv.Point2(origin.x, origin.y)).filter((piece) => {
       const { width, height } = piece.minAreaRect().size;
       const short = Math.min(width, height);
       return short >= cfg.dieSizeMin && Math.max(width, height) <= short * cfg.pieceMaxAspect && piece.area >= width * height * cfg.pieceMinFill;
@@ -430,47 +436,50 @@ function leavesPiece(dist: cv.Mat, parts: readonly Blob[], origin: Point, cfg: V
 }
 
 /**
- * A cut whose parts leave most of a die outside their boxes (`leavesPiece`):
+ * A cut whose parts leave most of a die outside their boxes (`diePieces`):
  * a part's core reaches into a smaller die pressed flat against it, and its
  * box, long that way, takes in part of that die. Each part is cut to a square
- * at the end of its box away from the largest piece left over; what the
- * squares leave of the blob, where it is one die, is that die. Null unless
- * that leaves no piece that may be a die.
+ * at the end of its box away from the largest such piece; what the squares
+ * leave of the blob, where it is one die, is that die. Null unless that
+ * leaves no piece that may be a die.
  */
-function partPressed(dist: cv.Mat, parts: readonly Blob[], origin: Point, cfg: VisionConfig): Blob[] | null {
+function partPressed(dist: cv.Mat, parts: readonly Blob[], pieces: readonly cv.Contour[], origin: Point, cfg: VisionConfig): Blob[] | null {
   const scratch = new Scratch();
-  const offset = new cv.Point2(origin.x, origin.y);
   try {
-    const pieces = scratch.add(outsideBoxes(dist, parts, origin)).findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, offset);
     const largest = pieces.reduce<cv.Contour | null>((best, piece) => (best && best.area >= piece.area ? best : piece), null);
     if (!largest) return null;
-    const squares = parts.map((part) => squareAwayFrom(part, largest.minAreaRect().center));
+    const squares = parts.map((part) => squareFrom(part.rect, Math.min(part.rect.size.width, part.rect.size.height), largest.minAreaRect().center));
     const dice = scratch
       .add(scratch.add(outsideBoxes(dist, squares, origin)).morphologyEx(KERNEL_3, cv.MORPH_OPEN))
-      .findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, offset)
+      .findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, new cv.Point2(origin.x, origin.y))
       .flatMap((piece) => {
         const rect = piece.minAreaRect();
-        return isOneDie(piece, rect, cfg) ? [toBlob(rect)] : [];
+        // The squares, a little too large where the dice meet, take a strip of this die: it is as wide as its long side.
+        const nearest = squares.reduce((q, b) => (Math.hypot(b.rect.center.x - rect.center.x, b.rect.center.y - rect.center.y) < Math.hypot(q.rect.center.x - rect.center.x, q.rect.center.y - rect.center.y) ? b : q));
+        return isOneDie(piece, rect, cfg) ? [squareFrom(rect, Math.max(rect.size.width, rect.size.height), nearest.rect.center)] : [];
       });
     const all = [...squares, ...dice];
-    return dice.length > 0 && !leavesPiece(dist, all, origin, cfg) ? all : null;
+    return dice.length > 0 && diePieces(dist, all, origin, cfg).length === 0 ? all : null;
   } finally {
     scratch.release();
   }
 }
 
-/** A part's box cut to a square along its long side, at the end away from the point `p`; a square part as it is. */
-function squareAwayFrom(part: Blob, p: Point): Blob {
-  const { width, height } = part.rect.size;
-  const long = Math.max(width, height);
-  const short = Math.min(width, height);
-  if (long === short) return part;
-  const rad = (part.rect.angle * Math.PI) / 180;
+/** A box made a square of side `side`, its sides away from the point `p` kept where they are: cut down at the end away from `p`, or grown towards `p`. */
+function squareFrom(rect: cv.RotatedRect, side: number, p: Point): Blob {
+  const { width, height } = rect.size;
+  const rad = (rect.angle * Math.PI) / 180;
   // The box's width runs along its angle (as in rowOfDice).
-  const axis = width >= height ? { x: Math.cos(rad), y: Math.sin(rad) } : { x: -Math.sin(rad), y: Math.cos(rad) };
-  const c = part.rect.center;
-  const offset = (Math.sign((p.x - c.x) * axis.x + (p.y - c.y) * axis.y) * -(long - short)) / 2;
-  return toBlob(new cv.RotatedRect(new cv.Point2(c.x + axis.x * offset, c.y + axis.y * offset), new cv.Size(short, short), part.rect.angle));
+  const axes = [
+    { x: Math.cos(rad), y: Math.sin(rad), grow: side - width },
+    { x: -Math.sin(rad), y: Math.cos(rad), grow: side - height },
+  ];
+  const c = rect.center;
+  const centre = axes.reduce<Point>((q, a) => {
+    const shift = (Math.sign((p.x - c.x) * a.x + (p.y - c.y) * a.y) * a.grow) / 2;
+    return { x: q.x + a.x * shift, y: q.y + a.y * shift };
+  }, c);
+  return toBlob(new cv.RotatedRect(new cv.Point2(centre.x, centre.y), new cv.Size(side, side), rect.angle));
 }
 
 /** Whether a point lies inside a convex polygon (corners in order around it). */
@@ -515,44 +524,70 @@ function rowOfDice(contour: cv.Contour, cfg: VisionConfig): Blob[] {
   return parts;
 }
 
-/** Step 1d: pixels that are not tray floor (8-bit mask). Exported for debugging overlays. */
-export function foregroundMask(lab: cv.Mat, cfg: VisionConfig): cv.Mat {
+/**
+ * Step 1d: pixels of a BGR frame that are not tray floor (8-bit mask, the
+ * frame's size). Exported for debugging overlays. The colour distances are
+ * computed on the frame shrunk by `maskScale` (only that is turned into Lab)
+ * and grown back before they are thresholded: colour changes slowly inside a
+ * die, and a grown distance crosses the threshold close to where the
+ * full-size one would (simulator, 240 dice: boxes 0.4 px larger on average).
+ */
+export function foregroundMask(image: cv.Mat, cfg: VisionConfig): cv.Mat {
   const scratch = new Scratch();
   try {
+    const scale = cfg.maskScale;
+    if (!Number.isInteger(scale) || scale < 1 || cfg.floorScale < scale) throw new Error(`vision config: maskScale must be a whole number from 1 to floorScale (${cfg.floorScale}), got ${scale}`);
+    const shrunk = scale === 1 ? image : scratch.add(image.resize(Math.round(image.rows / scale), Math.round(image.cols / scale), 0, 0, cv.INTER_AREA));
+    const small = scratch.add(shrunk.cvtColor(cv.COLOR_BGR2Lab));
+    const full = (m: cv.Mat) => (scale === 1 ? m : scratch.add(m.resize(image.rows, image.cols, 0, 0, cv.INTER_LINEAR)));
     // Split once: the floor test uses every channel, the outline test the lightness.
-    const channels = lab.splitChannels().map((m) => scratch.add(m)) as [cv.Mat, cv.Mat, cv.Mat];
-    const { local, overall } = estimateFloor(lab, cfg, scratch);
-    let colour = scratch.add(floorDistance(channels, local, cfg, scratch).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY));
+    const channels = small.splitChannels().map((m) => scratch.add(m)) as [cv.Mat, cv.Mat, cv.Mat];
+    const { local, overall } = estimateFloor(small, cfg, scratch);
+    let mask = full(floorDistance(channels, local, cfg, scratch)).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
     if (cfg.overallFloorThreshold > 0) {
       // Where dice crowd a dark tray's rim or corner, the local estimate takes their colour and the floor beside them stands out: floor like the frame's floor is floor too.
-      const flat = scratch.add(flatFloorDistance(channels, overall, cfg, scratch).threshold(cfg.overallFloorThreshold, 255, cv.THRESH_BINARY));
-      colour = scratch.add(colour.bitwiseAnd(flat));
+      const flat = scratch.add(full(flatFloorDistance(channels, overall, cfg, scratch)).threshold(cfg.overallFloorThreshold, 255, cv.THRESH_BINARY));
+      const near = scratch.add(mask);
+      mask = near.bitwiseAnd(flat);
     }
-    if (cfg.edgeThreshold > 0) addOutlined(channels[0], colour, cfg, scratch);
-    return scratch.add(colour.morphologyEx(KERNEL_3, cv.MORPH_OPEN)).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+    if (cfg.edgeThreshold > 0) addOutlined(channels[0], mask, cfg, scratch);
+    // Shrunk, no opening or closing: the grown distances leave no specks, and closing merged dice lying a few pixels apart (nell-byler half 1: 4 more missed). At full size, specks are opened away and gaps closed.
+    if (scale === 1) return scratch.add(scratch.add(mask).morphologyEx(KERNEL_3, cv.MORPH_OPEN)).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+    return mask;
   } finally {
     scratch.release();
   }
 }
 
 /**
- * Step 1e: adds to `mask` (in place) what sharp lightness edges enclose. A
- * white die on a light floor barely differs from it in colour, but its outline
- * and pips are sharp edges; closed up and filled, they give the die's shape.
+ * Step 1e: adds to `mask` (in place, full size) what sharp lightness edges
+ * enclose in `L` (the frame shrunk by `maskScale`). A white die on a light
+ * floor barely differs from it in colour, but its outline and pips are sharp
+ * edges; closed up and filled, they give the die's shape.
  */
 function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig, scratch: Scratch): void {
+  const scale = cfg.maskScale;
   const dx = scratch.add(scratch.add(L.sobel(cv.CV_16S, 1, 0, 3)).convertScaleAbs(0.5, 0));
   const dy = scratch.add(scratch.add(L.sobel(cv.CV_16S, 0, 1, 3)).convertScaleAbs(0.5, 0));
   const gradient = scratch.add(dx.addWeighted(1, dy, 1, 0));
-  const edges = scratch.add(scratch.add(gradient.threshold(cfg.edgeThreshold, 255, cv.THRESH_BINARY)).morphologyEx(KERNEL_5, cv.MORPH_CLOSE));
+  // Outlines have small gaps. Shrinking the frame bridges them; at full size they are closed (closing the shrunken edges too merges neighbouring dice's outlines: nell-byler half 1, 5 more missed).
+  const outlines = scratch.add(gradient.threshold(cfg.edgeThreshold, 255, cv.THRESH_BINARY));
+  const edges = scale === 1 ? scratch.add(outlines.morphologyEx(KERNEL_5, cv.MORPH_CLOSE)) : outlines;
   // Only die-sized outlines: the tray's rim or a cable encloses far more than a die. A die is convex: fill its hull (outlines have gaps on the lit side).
   const hulls: cv.Point2[][] = [];
   for (const c of edges.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE)) {
     const r = c.boundingRect();
-    if (Math.max(r.width, r.height) > cfg.dieSizeMax || Math.min(r.width, r.height) < cfg.dieSizeMin * 0.7) continue;
+    const long = Math.max(r.width, r.height) * scale;
+    const short = Math.min(r.width, r.height) * scale;
+    if (long > cfg.dieSizeMax || short < cfg.dieSizeMin * 0.7) continue;
     // Where the colour test already found something, its shape is better than the outline's (which takes in shadows).
-    if (mask.getRegion(r).countNonZero() > r.width * r.height * 0.2) continue;
-    hulls.push(c.convexHull().getPoints());
+    const inFrame = new cv.Rect(r.x * scale, r.y * scale, Math.min(r.width * scale, mask.cols - r.x * scale), Math.min(r.height * scale, mask.rows - r.y * scale));
+    if (mask.getRegion(inFrame).countNonZero() > inFrame.width * inFrame.height * 0.2) continue;
+    // A shrunken pixel p covers frame pixels p * scale to p * scale + scale - 1: the hull's low side takes the first, its high side the last.
+    const hull = c.convexHull().getPoints();
+    const middle = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    const grown = (p: number, mid: number) => p * scale + (p + 0.5 > mid ? scale - 1 : 0);
+    hulls.push(scale === 1 ? hull : hull.map((p) => new cv.Point2(grown(p.x, middle.x), grown(p.y, middle.y))));
   }
   if (hulls.length > 0) mask.drawContours(hulls, -1, new cv.Vec3(255, 255, 255), -1);
 }
@@ -562,16 +597,16 @@ function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig, scratch: Scratc
  * seams (strong Lab gradient: the crevice between two dice, or where one die's
  * colour meets another's) and each piece taken as a die or split again.
  */
-function cutAtSeams(lab: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { dice: Blob[]; whole: boolean } {
+function cutAtSeams(image: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { dice: Blob[]; whole: boolean } {
   const pad = 2;
   const b = contour.boundingRect();
   const x0 = Math.max(0, b.x - pad);
   const y0 = Math.max(0, b.y - pad);
-  const r = new cv.Rect(x0, y0, Math.min(lab.cols, b.x + b.width + pad) - x0, Math.min(lab.rows, b.y + b.height + pad) - y0);
+  const r = new cv.Rect(x0, y0, Math.min(image.cols, b.x + b.width + pad) - x0, Math.min(image.rows, b.y + b.height + pad) - y0);
   const scratch = new Scratch();
   try {
     // |dL| + |da| + |db| (Sobel, halved), summed over the channels in one pass.
-    const region = lab.getRegion(r);
+    const region = scratch.add(image.getRegion(r).cvtColor(cv.COLOR_BGR2Lab));
     const dx = scratch.add(scratch.add(region.sobel(cv.CV_16S, 1, 0, 3)).convertScaleAbs(0.5, 0));
     const dy = scratch.add(scratch.add(region.sobel(cv.CV_16S, 0, 1, 3)).convertScaleAbs(0.5, 0));
     const gradient = scratch.add(scratch.add(dx.addWeighted(1, dy, 1, 0)).transform(CHANNEL_SUM));
@@ -600,9 +635,9 @@ function cutAtSeams(lab: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { dice
   }
 }
 
-/** Step 1: the dice-shaped blobs that stand out from the tray floor, and the blobs that do not fit. */
-export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
-  const mask = foregroundMask(lab, cfg);
+/** Step 1: the dice-shaped blobs that stand out from the tray floor of a BGR frame, and the blobs that do not fit. */
+export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
+  const mask = foregroundMask(image, cfg);
   const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   mask.release();
   // The dice of each blob, with its outline and whether they are all of it: some may be dice pressed together (below).
@@ -634,7 +669,7 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
     if (whole) {
       for (const die of dice) {
         const cluster = die.size > typical * cfg.clusterRatio && fewDice(contour, typical, cfg);
-        const cut = cluster ? cutAtSeams(lab, contour, cfg).dice.filter((part) => dieSized(part) && contains(die.box, part.rect.center)) : [];
+        const cut = cluster ? cutAtSeams(image, contour, cfg).dice.filter((part) => dieSized(part) && contains(die.box, part.rect.center)) : [];
         if (cut.length < 2) {
           blobs.push(die);
           continue;
@@ -650,7 +685,7 @@ export function findDieBlobs(lab: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; o
       blobs.push(...dice);
       continue;
     }
-    const { dice: pieces, whole: allDice } = cutAtSeams(lab, contour, cfg);
+    const { dice: pieces, whole: allDice } = cutAtSeams(image, contour, cfg);
     // Cut into nothing but dice (a cable's label has seams too, but not all its pieces are dice).
     const cut = allDice ? pieces.filter(dieSized) : [];
     if (cut.length > dice.length) {
@@ -692,15 +727,20 @@ function patchToFrame(blob: Blob, p: Point, side: number): Point {
   return { x: c0.x + u * (c1.x - c0.x) + v * (c3.x - c0.x), y: c0.y + u * (c1.y - c0.y) + v * (c3.y - c0.y) };
 }
 
-/** Step 2: the die's top face warped upright onto a square patch (Lab). */
-/** Exported for debugging tools, like the stages below. */
-export function uprightFace(lab: cv.Mat, blob: Blob, side: number): cv.Mat {
+/**
+ * Step 2: the die's top face in a BGR frame warped upright onto a square patch,
+ * in Lab (only the patch is converted, not the frame). Exported for debugging
+ * tools, like the stages below.
+ */
+export function uprightFace(image: cv.Mat, blob: Blob, side: number): cv.Mat {
   const src = blob.box.map((p) => new cv.Point2(p.x, p.y));
   const dst = [new cv.Point2(0, 0), new cv.Point2(side, 0), new cv.Point2(side, side), new cv.Point2(0, side)];
   const transform = cv.getPerspectiveTransform(src, dst);
-  const face = lab.warpPerspective(transform, new cv.Size(side, side), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+  const face = image.warpPerspective(transform, new cv.Size(side, side), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
   transform.release();
-  return face;
+  const lab = face.cvtColor(cv.COLOR_BGR2Lab);
+  face.release();
+  return lab;
 }
 
 interface Pip {
@@ -1025,6 +1065,7 @@ function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: numbe
   const second = classifier.classify(
     doubtful.map((i) => inputs[i] as cv.Mat),
     true,
+    doubtful.map((i) => guesses[i] as FaceGuess),
   );
   doubtful.forEach((i, k) => (guesses[i] = second[k] as FaceGuess));
   for (const input of inputs) input.release();
@@ -1034,15 +1075,13 @@ function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: numbe
 /** Reads every die in a decoded BGR frame. Pure: the frame is not changed. */
 export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG, expectedCount?: number): DiceReading {
   const started = performance.now();
-  const lab = image.cvtColor(cv.COLOR_BGR2Lab);
-  const { blobs, objects } = findDieBlobs(lab, cfg);
+  const { blobs, objects } = findDieBlobs(image, cfg);
   const faces = blobs.map((blob) => {
-    const upright = uprightFace(lab, blob, cfg.facePatch);
+    const upright = uprightFace(image, blob, cfg.facePatch);
     const face = readFace(upright, cfg);
     upright.release();
     return face;
   });
-  lab.release();
   const classifier = classifierFor(cfg);
   const guesses = classifier ? classifyFaces(classifier, faces, cfg) : [];
   for (const face of faces) face.inner.release();
