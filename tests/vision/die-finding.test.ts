@@ -100,6 +100,11 @@ describe('a small die pressed flat against a big one', () => {
 });
 
 describe('the foreground mask at half size', () => {
+  it.each([0, 1.5, 16])('refuses maskScale %s, naming it (a whole number from 1 to floorScale)', (maskScale) => {
+    const frame = decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 1 }));
+    expect(() => findDieBlobs(frame, { ...DEFAULT_VISION_CONFIG, maskScale })).toThrow(expect.objectContaining({ code: 'vision/bad_config', message: expect.stringContaining(`maskScale must be a whole number from 1 to floorScale (8), got ${maskScale}`) }));
+  });
+
   it('finds every simulated die as near its true centre as the full-size mask does (within 1 px), and as large (within 2.5 px, 1 px on average)', () => {
     const offset = { centre: [] as number[], size: [] as number[] };
     for (let seed = 1; seed <= 20; seed++) {
