@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
-import { DEFAULT_VISION_CONFIG, median, readDiceInImage, type VisionConfig } from './read-dice.js';
+import { DEFAULT_VISION_CONFIG, filledMat, median, readDiceInImage, type VisionConfig } from './read-dice.js';
 import type { Region } from './validity.js';
 import { errorText } from '../error-text.js';
 
@@ -50,7 +50,7 @@ export function findTrayRegion(image: cv.Mat): Region | null {
   for (let i = 0; i < data.length; i += 3) for (let c = 0; c < 3; c++) sums[c]! += data[i + c] ?? 0;
   const n = data.length / 3;
   const floor = new cv.Vec3((sums[0] ?? 0) / n, (sums[1] ?? 0) / n, (sums[2] ?? 0) / n);
-  const [dL, da, db] = small.absdiff(new cv.Mat(small.rows, small.cols, cv.CV_8UC3).setTo(floor)).splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
+  const [dL, da, db] = small.absdiff(filledMat(small.rows, small.cols, cv.CV_8UC3, floor)).splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
   // Lightness counts half: light falls off towards the tray's corners.
   const distance = dL.addWeighted(0.5 / 2.55, da, 1, 0).addWeighted(1, db, 1, 0);
   const mask = distance

@@ -205,6 +205,17 @@ class Scratch {
   }
 }
 
+/**
+ * A new Mat with every pixel set to `value`. (Filling through the constructor
+ * is ~100x slower; and setTo returns a second handle on the same pixels, which
+ * is dropped here so that releasing the result frees them, not the collector.)
+ */
+export function filledMat(rows: number, cols: number, type: number, value: number | cv.Vec3): cv.Mat {
+  const mat = new cv.Mat(rows, cols, type);
+  mat.setTo(value).release();
+  return mat;
+}
+
 // Histograms reused by medianLab (one per channel): no allocation per die.
 const HISTOGRAMS = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)] as const;
 
@@ -241,8 +252,7 @@ function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
 function distanceMap(lab: cv.Mat, ref: Lab, lightnessWeight: number): cv.Mat {
   const scratch = new Scratch();
   try {
-    // (setTo: filling through the constructor's array argument is ~100x slower)
-    const refMat = scratch.add(new cv.Mat(lab.rows, lab.cols, cv.CV_8UC3).setTo(new cv.Vec3((ref.L * 255) / 100, ref.a + 128, ref.b + 128)));
+    const refMat = scratch.add(filledMat(lab.rows, lab.cols, cv.CV_8UC3, new cv.Vec3((ref.L * 255) / 100, ref.a + 128, ref.b + 128)));
     const [dL, da, db] = scratch.add(lab.absdiff(refMat)).splitChannels().map((m) => scratch.add(m)) as [cv.Mat, cv.Mat, cv.Mat];
     // 8-bit L is in 1/2.55 units of L*; a and b are already in L*a*b* units.
     return scratch.add(dL.addWeighted(lightnessWeight / 2.55, da, 1, 0)).addWeighted(1, db, 1, 0);
@@ -344,8 +354,7 @@ function splitTouching(contour: cv.Contour, cfg: VisionConfig): { parts: Blob[];
   if (r.width < cfg.dieSizeMin || r.height < cfg.dieSizeMin) return { parts: [], whole: false, deepest: 0 };
   const pad = 2;
   const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x + pad, p.y - r.y + pad));
-  // (setTo: filling through the constructor is ~100x slower)
-  const filled = new cv.Mat(r.height + 2 * pad, r.width + 2 * pad, cv.CV_8U).setTo(0);
+  const filled = filledMat(r.height + 2 * pad, r.width + 2 * pad, cv.CV_8U, 0);
   filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
   const dist = filled.distanceTransform(cv.DIST_L2, 3);
   filled.release();
@@ -582,7 +591,8 @@ function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig, scratch: Scratc
     if (long > cfg.dieSizeMax || short < cfg.dieSizeMin * 0.7) continue;
     // Where the colour test already found something, its shape is better than the outline's (which takes in shadows).
     const inFrame = new cv.Rect(r.x * scale, r.y * scale, Math.min(r.width * scale, mask.cols - r.x * scale), Math.min(r.height * scale, mask.rows - r.y * scale));
-    if (mask.getRegion(inFrame).countNonZero() > inFrame.width * inFrame.height * 0.2) continue;
+    // A region is a view: left to the collector, it would keep the whole mask alive.
+    if (scratch.add(mask.getRegion(inFrame)).countNonZero() > inFrame.width * inFrame.height * 0.2) continue;
     // A shrunken pixel p covers frame pixels p * scale to p * scale + scale - 1: the hull's low side takes the first, its high side the last.
     const hull = c.convexHull().getPoints();
     const middle = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
@@ -606,13 +616,13 @@ function cutAtSeams(image: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { di
   const scratch = new Scratch();
   try {
     // |dL| + |da| + |db| (Sobel, halved), summed over the channels in one pass.
-    const region = scratch.add(image.getRegion(r).cvtColor(cv.COLOR_BGR2Lab));
+    const region = scratch.add(scratch.add(image.getRegion(r)).cvtColor(cv.COLOR_BGR2Lab));
     const dx = scratch.add(scratch.add(region.sobel(cv.CV_16S, 1, 0, 3)).convertScaleAbs(0.5, 0));
     const dy = scratch.add(scratch.add(region.sobel(cv.CV_16S, 0, 1, 3)).convertScaleAbs(0.5, 0));
     const gradient = scratch.add(scratch.add(dx.addWeighted(1, dy, 1, 0)).transform(CHANNEL_SUM));
     const seams = scratch.add(gradient.threshold(cfg.seamThreshold, 255, cv.THRESH_BINARY));
     const shifted = contour.getPoints().map((p) => new cv.Point2(p.x - r.x, p.y - r.y));
-    const filled = scratch.add(new cv.Mat(r.height, r.width, cv.CV_8U).setTo(0));
+    const filled = scratch.add(filledMat(r.height, r.width, cv.CV_8U, 0));
     filled.drawContours([shifted], 0, new cv.Vec3(255, 255, 255), -1);
     const pieces = scratch.add(scratch.add(filled.sub(seams)).morphologyEx(KERNEL_3, cv.MORPH_OPEN));
     const blobs: Blob[] = [];
@@ -935,7 +945,9 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
   const innerSide = side - 2 * inset;
-  const inner = face.getRegion(new cv.Rect(inset, inset, innerSide, innerSide)).copy();
+  const view = face.getRegion(new cv.Rect(inset, inset, innerSide, innerSide));
+  const inner = view.copy();
+  view.release();
   // Pips cover at most ~15% of a face, so the median is the body colour.
   const body = medianLab(inner, 2);
   const dist = distanceMap(inner, body, cfg.pipLightnessWeight);
