@@ -4,7 +4,7 @@
  * script finds the faces; scripts/train_die_classifier.py trains on them with
  * Debian's python3-torch (a development tool only: reading needs just OpenCV).
  *
- *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] <dataset-dir> ...
+ *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--seed N] <dataset-dir> ...
  *
  * Faces come from the reader's own die finder (so training sees what reading
  * sees): every blob whose box holds exactly one labelled die's centre is a
@@ -15,7 +15,10 @@
  * `--jitter N` adds N more copies of every blob found in a photo, each warped again from
  * the full-resolution photo through a box shifted, scaled and turned a little
  * (as far as the die finder's boxes stray).
- * Seeded throughout: the same inputs give the same model files.
+ * Seeded throughout: the same inputs give the same model files. `--seed N`
+ * (default 7) seeds the network's training only (its start and the order of
+ * the faces): models trained with other seeds show how far the figures move
+ * between trainings on the same faces.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,12 +52,14 @@ const half = option('--half');
 const simFrames = Number(option('--sim') ?? 300);
 const epochs = Number(option('--epochs') ?? 20);
 const jitter = Number(option('--jitter') ?? 0);
+const seed = option('--seed') ?? '7';
 const jitterRng = new SeededRandom(31_337);
 // Debian's interpreter, where apt's python3-torch is installed (not a pyenv or venv python on PATH).
 const PYTHON = process.env.DICE_TOWER_PYTHON ?? '/usr/bin/python3';
 if (half !== undefined && half !== '0' && half !== '1') throw new Error(`--half takes 0 or 1, got "${half}"`);
+if (!/^\d+$/.test(seed)) throw new Error(`--seed takes a whole number, got "${seed}"`);
 if (datasets.length === 0 && simFrames === 0) {
-  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] <dataset-dir> ...');
+  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--seed N] <dataset-dir> ...');
   process.exit(2);
 }
 const cfg: VisionConfig = DEFAULT_VISION_CONFIG;
@@ -141,7 +146,7 @@ console.log(`training on ${samples.length} faces (not a face, then values 1-6: $
 const work = mkdtempSync(join(tmpdir(), 'die-faces-'));
 writeFileSync(join(work, 'faces.bin'), Buffer.concat(samples.map((s) => Buffer.from(s.input.buffer, s.input.byteOffset, s.input.byteLength))));
 writeFileSync(join(work, 'values.bin'), Uint8Array.from(samples.map((s) => s.value)));
-const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs), String(FACE_INPUT_SIDE), String(FACE_INPUT_CHANNELS)], { stdio: 'inherit' });
+const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs), String(FACE_INPUT_SIDE), String(FACE_INPUT_CHANNELS), seed], { stdio: 'inherit' });
 if (trained.status !== 0) {
   console.error(`training failed (${PYTHON} exited with ${trained.status ?? trained.signal}); it needs Debian's python3-torch: apt-get install python3-torch`);
   process.exit(1);

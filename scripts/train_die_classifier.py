@@ -1,6 +1,6 @@
 """Trains the die-face classifier on faces extracted by scripts/train-die-classifier.ts.
 
-    /usr/bin/python3 scripts/train_die_classifier.py WORK_DIR OUT_DIR EPOCHS SIDE CHANNELS
+    /usr/bin/python3 scripts/train_die_classifier.py WORK_DIR OUT_DIR EPOCHS SIDE CHANNELS [SEED]
 
 Reads WORK_DIR/faces.bin (float32, N x SIDE x SIDE x CHANNELS, as the reader's faceInput gives them) and WORK_DIR/values.bin
 (uint8: 0 = not one die's face, 1-6 = the value), trains with every face in its 8 rotations and mirror images,
@@ -22,7 +22,7 @@ CHANNELS = 1  # likewise
 FILTERS = (24, 48, 96)
 # Dropped during training only (OpenCV's network has no such layer): the faces are few, and without it the network learns them by heart.
 DROPOUT = 0.3
-SEED = 7
+SEED = 7  # the default; the command line may give another
 CHECK = 200
 CLASSES = 7  # not a face, then the values 1-6
 
@@ -68,8 +68,10 @@ def write_darknet(model: nn.Sequential, out: str) -> None:
 
 
 def main() -> None:
-    global SIDE, CHANNELS
+    global SIDE, CHANNELS, SEED
     work, out, epochs, SIDE, CHANNELS = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    if len(sys.argv) > 6:
+        SEED = int(sys.argv[6])
     torch.manual_seed(SEED)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
