@@ -29,7 +29,10 @@ export function meanBrightness(image: Buffer): number | null {
     return null; // not an image: the reader says so with its own error
   }
   if (grey.empty) return null;
-  return grey.mean().w;
+  const brightness = grey.mean().w;
+  // Freed now, as the reader's (a frame's buffers left to V8's collector set off full collections).
+  grey.release();
+  return brightness;
 }
 
 /** `camera` with its frames checked; a frame that fails rejects with a `CameraError` naming the problem. */

@@ -43,13 +43,21 @@ function motionImage(frame: Frame): cv.Mat {
     throw new VisionError('vision/bad_frame', `the frame is not a readable image (${errorText(err)})`);
   }
   if (image.empty || image.rows === 0) throw new VisionError('vision/bad_frame', 'the frame is not a readable image');
-  return image.gaussianBlur(new cv.Size(5, 5), 1.2);
+  const smooth = image.gaussianBlur(new cv.Size(5, 5), 1.2);
+  // Freed now, as the reader's (a frame's buffers left to V8's collector set off full collections).
+  image.release();
+  return smooth;
 }
 
 /** Share of pixels that changed between two motion images (1 when their sizes differ). */
 export function changedShare(a: cv.Mat, b: cv.Mat, cfg: SettleConfig): number {
   if (a.rows !== b.rows || a.cols !== b.cols) return 1;
-  return a.absdiff(b).threshold(cfg.pixelThreshold, 255, cv.THRESH_BINARY).countNonZero() / (a.rows * a.cols);
+  const difference = a.absdiff(b);
+  const changed = difference.threshold(cfg.pixelThreshold, 255, cv.THRESH_BINARY);
+  const share = changed.countNonZero() / (a.rows * a.cols);
+  difference.release();
+  changed.release();
+  return share;
 }
 
 /**
@@ -64,24 +72,29 @@ export async function awaitStill(
 ): Promise<Frame[]> {
   const first = await capture();
   let previous = motionImage(first);
-  let stillSince = first.capturedAt;
-  let still: Frame[] = [first];
-  for (;;) {
-    const done = still.length >= cfg.agreeFrames && (still.at(-1)?.capturedAt ?? 0) - stillSince >= cfg.stillMs;
-    if (done) return still.slice(-cfg.agreeFrames);
-    await pause(cfg.intervalMs);
-    const frame = await capture();
-    if (frame.capturedAt - first.capturedAt > cfg.timeoutMs) {
-      throw new CameraError('camera/jam', `the dice did not come to rest within ${cfg.timeoutMs} ms: the tower or tray may be jammed`);
+  try {
+    let stillSince = first.capturedAt;
+    let still: Frame[] = [first];
+    for (;;) {
+      const done = still.length >= cfg.agreeFrames && (still.at(-1)?.capturedAt ?? 0) - stillSince >= cfg.stillMs;
+      if (done) return still.slice(-cfg.agreeFrames);
+      await pause(cfg.intervalMs);
+      const frame = await capture();
+      if (frame.capturedAt - first.capturedAt > cfg.timeoutMs) {
+        throw new CameraError('camera/jam', `the dice did not come to rest within ${cfg.timeoutMs} ms: the tower or tray may be jammed`);
+      }
+      const current = motionImage(frame);
+      if (changedShare(previous, current, cfg) > cfg.movingShare) {
+        stillSince = frame.capturedAt;
+        still = [frame];
+      } else {
+        still.push(frame);
+      }
+      previous.release();
+      previous = current;
     }
-    const current = motionImage(frame);
-    if (changedShare(previous, current, cfg) > cfg.movingShare) {
-      stillSince = frame.capturedAt;
-      still = [frame];
-    } else {
-      still.push(frame);
-    }
-    previous = current;
+  } finally {
+    previous.release();
   }
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cv from '../../src/hardware/opencv.js';
 import { openFolderCamera, openVideoCamera } from '../../src/hardware/camera-sources.js';
+import { buffersHeldAfter } from '../opencv-buffers.js';
 
 let dir: string;
 
@@ -59,5 +60,20 @@ describe('folder camera', () => {
     expect(() => openFolderCamera(empty)).toThrow(/holds no images/);
     expect(() => openFolderCamera(join(dir, 'nope'))).toThrow(/cannot read the image folder/);
     rmSync(empty, { recursive: true });
+  });
+});
+
+describe('capturing frees every OpenCV buffer it allocates (a live camera captures 30 a second)', () => {
+  it('a video camera, dropping a stale frame before each', async () => {
+    const camera = openVideoCamera({ source: join(dir, 'roll.avi'), staleFrames: 1 });
+    await camera.capture();
+    expect(await buffersHeldAfter(() => camera.capture())).toBe(0);
+    camera.close();
+  });
+
+  it('a folder of images', async () => {
+    const camera = openFolderCamera(dir);
+    await camera.capture();
+    expect(await buffersHeldAfter(() => camera.capture())).toBe(0);
   });
 });
