@@ -81,7 +81,7 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
       capture ??= open();
       let image: cv.Mat;
       try {
-        // Frames are freed at once, not left to V8's collector: a 1280×720 frame is 2.7 MB it would count as pressure.
+        // Dropped frames are freed at once, not left to V8's collector (a 1280×720 frame is 2.7 MB of external memory to it).
         for (let i = 0; i < stale; i++) capture.read().release();
         image = capture.read();
       } catch (err) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Camera, Frame } from '../../src/hardware/index.js';
-import { createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline, type SettleConfig } from '../../src/vision/index.js';
+import { awaitStill, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline, type SettleConfig } from '../../src/vision/index.js';
+import { buffersHeldAfter } from '../opencv-buffers.js';
 import { readingErrors, type ExpectedDie } from './match.js';
 
 /** Recorded by scripts/record-settle.ts. */
@@ -76,5 +77,20 @@ describe('settle detection on recorded frame sequences', () => {
     const frames = await Promise.all([0, 1, 2, 3].map(() => camera.capture()));
     const reading = await settled.reader.read(frames[3] as Frame, sequence.dice.length);
     expect(reading.issues?.some((i) => i.code === 'unsettled')).toBe(false);
+  });
+});
+
+// A live camera sends 30 frames a second: buffers left to V8's collector set off full collections.
+describe('settle detection frees every OpenCV buffer it allocates', () => {
+  it('until the dice are still', async () => {
+    const { camera } = replay('rolls-then-still');
+    expect(await buffersHeldAfter(() => awaitStill(() => camera.capture(), config, noPause))).toBe(0);
+  });
+
+  it('until it reports a jam', async () => {
+    const { camera } = replay('never-still');
+    let outcome: unknown;
+    expect(await buffersHeldAfter(() => awaitStill(() => camera.capture(), config, noPause).catch((err: unknown) => (outcome = err)))).toBe(0);
+    expect(outcome).toMatchObject({ code: 'camera/jam' });
   });
 });
