@@ -115,6 +115,13 @@ describe('decideValue: pip count and classifier together', () => {
     expect(decideValue(clear, { value: 0, probability: 0.9 }, cfg).value).toBeNull();
   });
 
+  it('takes the value of a classifier all but certain of another one over a clear count, but not for a die cut at seams', () => {
+    expect(decideValue(clear, { value: 5, probability: cfg.classifierOverrule }, cfg)).toEqual({ value: 5, confidence: cfg.classifierOverrule });
+    expect(decideValue(clear, { value: 5, probability: cfg.classifierOverrule - 0.001 }, cfg).value).toBeNull();
+    expect(decideValue(clear, { value: 0, probability: 0.9999 }, cfg).value).toBeNull();
+    expect(decideValue(clear, { value: 5, probability: 0.9999 }, cfg, false).value).toBeNull();
+  });
+
   it('keeps a clear count, less sure, when the classifier disagrees without conviction', () => {
     const decided = decideValue(clear, { value: 5, probability: cfg.classifierVeto - 0.1 }, cfg);
     expect(decided.value).toBe(4);
