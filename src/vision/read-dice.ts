@@ -108,7 +108,7 @@ export interface VisionConfig extends SceneConfig {
   /** Read faces with the trained face classifier too (src/vision/face-classifier.ts), and the folder of its model files. */
   readonly useClassifier: boolean;
   readonly classifierModel: string;
-  /** Classifier probability at which it overrules a clear pip count it disagrees with (the die becomes unreadable). Lower it for fewer wrong values. */
+  /** Classifier probability at which it vetoes a clear pip count it disagrees with (the die becomes unreadable, unless `classifierOverrule` is reached). Lower it for fewer wrong values. */
   readonly classifierVeto: number;
   /** Classifier probability (over the 8 views) at which its value replaces a clear pip count it disagrees with, rather than making the die unreadable: pips of a side face counted in, or a box cut short of the face, give clear counts that are wrong. At least `classifierVeto`; above 1 turns it off. */
   readonly classifierOverrule: number;
