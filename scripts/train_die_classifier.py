@@ -20,7 +20,7 @@ from torch import nn
 SIDE = 24  # set from the command line in main()
 CHANNELS = 1  # likewise
 # The network is the reader's largest single cost. Trained 30 epochs on six jittered copies of each photo face, 16/32/64 filters read
-# the held-out halves as well as 24/48/96 at 15 epochs (two seeds), with half the work per view: nell-byler 640x640 1.4 ms faster.
+# the held-out halves as well as 24/48/96 at 15 epochs (two seeds), with half the work per view: nell-byler 640x640 photos read 1-1.5 ms faster.
 FILTERS = (16, 32, 64)
 # Dropped during training only (OpenCV's network has no such layer): the faces are few, and without it the network learns them by heart.
 DROPOUT = 0.3
