@@ -746,10 +746,12 @@ function patchToFrame(blob: Blob, p: Point, side: number): Point {
  * tools, like the stages below.
  */
 export function uprightFace(image: cv.Mat, blob: Blob, side: number): cv.Mat {
-  const src = blob.box.map((p) => new cv.Point2(p.x, p.y));
-  const dst = [new cv.Point2(0, 0), new cv.Point2(side, 0), new cv.Point2(side, side), new cv.Point2(0, side)];
-  const transform = cv.getPerspectiveTransform(src, dst);
-  const face = image.warpPerspective(transform, new cv.Size(side, side), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+  // A blob's box is a rotated rectangle, so three corners fix the warp: an affine warp is about a third cheaper than a perspective one.
+  const [c0, c1, , c3] = blob.box as [Point, Point, Point, Point];
+  const src = [c0, c1, c3].map((p) => new cv.Point2(p.x, p.y));
+  const dst = [new cv.Point2(0, 0), new cv.Point2(side, 0), new cv.Point2(0, side)];
+  const transform = cv.getAffineTransform(src, dst);
+  const face = image.warpAffine(transform, new cv.Size(side, side), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
   transform.release();
   const lab = face.cvtColor(cv.COLOR_BGR2Lab);
   face.release();
