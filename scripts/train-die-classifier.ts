@@ -12,9 +12,9 @@
  * layout; `--half 0` keeps the images at even positions of each labels.json
  * (to measure on the odd ones with `npm run bench:vision -- DIR --half 1`).
  * `--sim N` adds N simulator frames (seeded) so the simulated tower stays read.
- * `--jitter N` adds N more copies of every blob found in a photo, each warped again from
- * the full-resolution photo through a box shifted, scaled and turned a little
- * (as far as the die finder's boxes stray).
+ * `--jitter N` adds N more copies of every blob found in a photo or simulator frame, each
+ * warped again from the full-resolution frame through a box shifted, scaled and turned a
+ * little (as far as the die finder's boxes stray).
  * Seeded throughout: the same inputs give the same model files. `--seed N`
  * (default 7) seeds the network's training only (its start and the order of
  * the faces): models trained with other seeds show how far the figures move
@@ -136,7 +136,7 @@ if (simFrames > 0) {
     const n = rng.int(1, 10);
     const truth = throwDice(rng, n, Array.from({ length: n }, () => rng.pick(DIE_COLOURS)));
     const frame = decodeFrame(renderTray(truth, DEFAULT_TRAY, { noiseSeed: seed }));
-    samples.push(...facesOf(frame, truth.map((d) => ({ value: d.value, center: { x: d.x, y: d.y } })), 0, jitterRng));
+    samples.push(...facesOf(frame, truth.map((d) => ({ value: d.value, center: { x: d.x, y: d.y } })), jitter, jitterRng));
   }
   console.log(`simulator: ${simFrames} frames, ${samples.length - before} faces found`);
 }
