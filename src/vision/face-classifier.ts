@@ -15,7 +15,7 @@ import { VisionError } from './types.js';
 
 /** Side of the classifier's input, pixels. */
 export const FACE_INPUT_SIDE = 24;
-/** Contrast (8-bit Lab distance) that maps to 1 when a face has no stronger one: a blank or washed-out face stays faint instead of being stretched into noise. */
+/** Contrast (L*a*b* distance) that maps to 1 when a face has no stronger one: a blank or washed-out face stays faint instead of being stretched into noise. */
 const MIN_CONTRAST_SCALE = 40;
 
 export const MODEL_DIR = join(dirname(fileURLToPath(import.meta.url)), 'model');

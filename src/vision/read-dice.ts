@@ -108,9 +108,7 @@ export interface VisionConfig extends SceneConfig {
   /** Read faces with the trained face classifier too (src/vision/face-classifier.ts), and the folder of its model files. */
   readonly useClassifier: boolean;
   readonly classifierModel: string;
-  /** Classifier probability at which it vetoes a clear pip count it disagrees with (the die becomes unreadable, unless `classifierOverrule` is reached). Lower it for fewer wrong values. */
-  readonly classifierVeto: number;
-  /** Classifier probability (over the 8 views) at which its value replaces a clear pip count it disagrees with, rather than making the die unreadable: pips of a side face counted in, or a box cut short of the face, give clear counts that are wrong. At least `classifierVeto`; above 1 turns it off. */
+  /** Classifier probability (over the 8 views) at which its value replaces a clear pip count it disagrees with, rather than making the die unreadable: pips of a side face counted in, or a box cut short of the face, give clear counts that are wrong. Above 1 turns it off. */
   readonly classifierOverrule: number;
   /** Classifier probability at which it reads a face the pips could not. Raise it for fewer wrong values. */
   readonly classifierAlone: number;
@@ -172,12 +170,31 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   minConfidence: 0.6,
   useClassifier: true,
   classifierModel: MODEL_DIR,
-  classifierVeto: 0.6,
   classifierOverrule: 0.99,
   classifierAlone: 0.95,
   classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
 });
+
+/**
+ * Throws `VisionError('vision/bad_config')` naming the first setting the
+ * reader cannot work with (settings that would crash OpenCV or silently make
+ * every die unreadable). Cheap: every read checks it.
+ */
+export function checkVisionConfig(cfg: VisionConfig): void {
+  const bad = (message: string): never => {
+    throw new VisionError('vision/bad_config', `vision config: ${message}`);
+  };
+  const whole = (x: number, least: number) => Number.isInteger(x) && x >= least;
+  if (!whole(cfg.floorScale, 1)) bad(`floorScale must be a whole number of at least 1, got ${cfg.floorScale}`);
+  if (!whole(cfg.maskScale, 1) || cfg.floorScale < cfg.maskScale) bad(`maskScale must be a whole number from 1 to floorScale (${cfg.floorScale}), got ${cfg.maskScale}`);
+  if (!whole(cfg.floorKernel, 3) || cfg.floorKernel % 2 === 0) bad(`floorKernel must be an odd whole number of at least 3, got ${cfg.floorKernel}`);
+  if (!(cfg.dieSizeMin > 0 && cfg.dieSizeMin < cfg.dieSizeMax)) bad(`dieSizeMin (${cfg.dieSizeMin}) must be above 0 and below dieSizeMax (${cfg.dieSizeMax})`);
+  if (!whole(cfg.facePatch, 16)) bad(`facePatch must be a whole number of pixels, at least 16, got ${cfg.facePatch}`);
+  if (!(cfg.faceInset >= 0 && cfg.faceInset < 0.5)) bad(`faceInset must be from 0 to below 0.5 (a share of the face at each edge), got ${cfg.faceInset}`);
+  if (cfg.pipThresholds.length === 0 || cfg.pipThresholds.some((t) => !(t > 0))) bad(`pipThresholds must be one or more numbers above 0, got [${cfg.pipThresholds.join(', ')}]`);
+  if (cfg.splitDepths.some((d) => !(d > 0 && d < 1))) bad(`splitDepths must be shares between 0 and 1, got [${cfg.splitDepths.join(', ')}]`);
+}
 
 /** Median of the 8-bit values counted in a 256-bin histogram. */
 function histogramMedian(hist: Uint32Array, count: number): number {
@@ -336,7 +353,7 @@ function toBlob(rect: cv.RotatedRect): Blob {
   return { rect, box: corners(rect), size: (rect.size.width + rect.size.height) / 2 };
 }
 
-/** A blob is one die lying flat when it is die-sized, about square and compact (its convex hull adds little). */
+/** A blob is one die lying flat when it is die-sized, about square and compact (it fills most of its box). */
 function isOneDie(contour: cv.Contour, rect: cv.RotatedRect, cfg: VisionConfig): boolean {
   const long = Math.max(rect.size.width, rect.size.height);
   const short = Math.min(rect.size.width, rect.size.height);
@@ -477,7 +494,7 @@ function partPressed(dist: cv.Mat, parts: readonly Blob[], pieces: readonly cv.C
   }
 }
 
-/** A box made a square of side `side`, its sides away from the point `p` kept where they are: cut down at the end away from `p`, or grown towards `p`. */
+/** A box made a square of side `side`, its sides away from the point `p` kept where they are: cut down or grown at the end towards `p`. */
 function squareFrom(rect: cv.RotatedRect, side: number, p: Point): Blob {
   const { width, height } = rect.size;
   const rad = (rect.angle * Math.PI) / 180;
@@ -547,8 +564,8 @@ function rowOfDice(contour: cv.Contour, cfg: VisionConfig): Blob[] {
 export function foregroundMask(image: cv.Mat, cfg: VisionConfig): cv.Mat {
   const scratch = new Scratch();
   try {
+    checkVisionConfig(cfg);
     const scale = cfg.maskScale;
-    if (!Number.isInteger(scale) || scale < 1 || cfg.floorScale < scale) throw new VisionError('vision/bad_config', `vision config: maskScale must be a whole number from 1 to floorScale (${cfg.floorScale}), got ${scale}`);
     const shrunk = scale === 1 ? image : scratch.add(image.resize(Math.round(image.rows / scale), Math.round(image.cols / scale), 0, 0, cv.INTER_AREA));
     const small = scratch.add(shrunk.cvtColor(cv.COLOR_BGR2Lab));
     const full = (m: cv.Mat) => (scale === 1 ? m : scratch.add(m.resize(image.rows, image.cols, 0, 0, cv.INTER_LINEAR)));
@@ -1050,9 +1067,10 @@ export function decideValue(pips: { readonly pips: number; readonly confidence: 
   if (counted && guess.value === pips.pips) return { value: pips.pips, confidence: Math.max(pips.confidence, guess.probability) };
   if (counted) {
     // They disagree. A classifier sure over all 8 views is right far more often than the count (nell-byler half 1, held out: 7 of 7);
-    // otherwise the value is in doubt unless the classifier itself is unsure. A die cut at seams is read only from a confirmed count.
+    // otherwise the value is in doubt, however unsure the classifier (on the shared photos it never is below 0.6 here). A die cut at
+    // seams is read only from a confirmed count.
     if (classifierMayReadAlone && guess.value > 0 && guess.probability >= cfg.classifierOverrule) return { value: guess.value, confidence: guess.probability };
-    return guess.probability >= cfg.classifierVeto ? { value: null, confidence: Math.min(pips.confidence, 1 - guess.probability) } : { value: pips.pips, confidence: pips.confidence * (1 - guess.probability) };
+    return { value: null, confidence: Math.min(pips.confidence, 1 - guess.probability) };
   }
   return classifierMayReadAlone && guess.value > 0 && guess.probability >= cfg.classifierAlone ? { value: guess.value, confidence: guess.probability } : { value: null, confidence: 0 };
 }
@@ -1102,9 +1120,13 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     upright.release();
     return face;
   });
-  const classifier = classifierFor(cfg);
-  const guesses = classifier ? classifyFaces(classifier, faces, cfg) : [];
-  for (const face of faces) face.inner.release();
+  let guesses: FaceGuess[] = [];
+  try {
+    const classifier = classifierFor(cfg);
+    if (classifier) guesses = classifyFaces(classifier, faces, cfg);
+  } finally {
+    for (const face of faces) face.inner.release();
+  }
   const dice: DieReading[] = blobs.map((blob, i) => {
     const face = faces[i] as (typeof faces)[number];
     const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
@@ -1132,16 +1154,26 @@ export function decodeFrame(bytes: Buffer): cv.Mat {
   return image;
 }
 
-/** The OpenCV dice reader over camera frames. */
+/**
+ * The OpenCV dice reader over camera frames. Throws `VisionError` when made
+ * with a bad setting (`vision/bad_config`) or without its model
+ * (`vision/no_model`, `vision/bad_model`).
+ */
 export function createDiceReader(cfg: VisionConfig = DEFAULT_VISION_CONFIG): DiceReader {
+  // A bad setting or a missing model fails here, when the reader is made, not at a game's first roll.
+  checkVisionConfig(cfg);
+  classifierFor(cfg);
   return {
     async read(frame: Frame, expectedCount?: number): Promise<DiceReading> {
       const started = performance.now();
       const image = decodeFrame(frame.image);
-      const reading = readDiceInImage(image, cfg, expectedCount);
-      // Freed now, not by the garbage collector (see Scratch).
-      image.release();
-      return { ...reading, ms: performance.now() - started };
+      try {
+        const reading = readDiceInImage(image, cfg, expectedCount);
+        return { ...reading, ms: performance.now() - started };
+      } finally {
+        // Freed now, not by the garbage collector (see Scratch).
+        image.release();
+      }
     },
   };
 }

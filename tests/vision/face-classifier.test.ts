@@ -122,10 +122,10 @@ describe('decideValue: pip count and classifier together', () => {
     expect(decideValue(clear, { value: 5, probability: 0.9999 }, cfg, false).value).toBeNull();
   });
 
-  it('keeps a clear count, less sure, when the classifier disagrees without conviction', () => {
-    const decided = decideValue(clear, { value: 5, probability: cfg.classifierVeto - 0.1 }, cfg);
-    expect(decided.value).toBe(4);
-    expect(decided.confidence).toBeLessThan(clear.confidence);
+  it('makes a clear count unreadable even when the classifier disagrees without conviction: the value is disputed', () => {
+    expect(decideValue(clear, { value: 5, probability: 0.4 }, cfg).value).toBeNull();
+    expect(decideValue(clear, { value: 0, probability: 0.4 }, cfg).value).toBeNull();
+    expect(decideValue(clear, { value: 5, probability: 0.4 }, cfg, false).value).toBeNull();
   });
 
   it('reads a face the pips could not only when the classifier is very sure', () => {

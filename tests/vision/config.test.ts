@@ -1,0 +1,31 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkVisionConfig, createDiceReader, DEFAULT_VISION_CONFIG, type VisionConfig } from '../../src/vision/read-dice.js';
+
+describe('vision settings', () => {
+  it('accepts the defaults', () => {
+    expect(() => checkVisionConfig(DEFAULT_VISION_CONFIG)).not.toThrow();
+  });
+
+  it.each([
+    ['floorScale', { floorScale: 0 }, 'floorScale must be a whole number of at least 1, got 0'],
+    ['floorKernel', { floorKernel: 4 }, 'floorKernel must be an odd whole number of at least 3, got 4'],
+    ['dieSizeMin', { dieSizeMin: 300 }, 'dieSizeMin (300) must be above 0 and below dieSizeMax (200)'],
+    ['facePatch', { facePatch: 8 }, 'facePatch must be a whole number of pixels, at least 16, got 8'],
+    ['faceInset', { faceInset: 0.5 }, 'faceInset must be from 0 to below 0.5'],
+    ['pipThresholds', { pipThresholds: [] }, 'pipThresholds must be one or more numbers above 0, got []'],
+    ['splitDepths', { splitDepths: [0.5, 1.2] }, 'splitDepths must be shares between 0 and 1, got [0.5, 1.2]'],
+  ] as [string, Partial<VisionConfig>, string][])('refuses a bad %s, naming it', (_, bad, message) => {
+    expect(() => checkVisionConfig({ ...DEFAULT_VISION_CONFIG, ...bad })).toThrow(expect.objectContaining({ code: 'vision/bad_config', message: expect.stringContaining(message) }));
+  });
+
+  it('a reader fails when it is made, not at the first roll: a bad setting, a missing model', () => {
+    expect(() => createDiceReader({ ...DEFAULT_VISION_CONFIG, floorKernel: 4 })).toThrow(expect.objectContaining({ code: 'vision/bad_config' }));
+    const empty = mkdtempSync(join(tmpdir(), 'no-model-'));
+    expect(() => createDiceReader({ ...DEFAULT_VISION_CONFIG, classifierModel: empty })).toThrow(expect.objectContaining({ code: 'vision/no_model' }));
+    // Without the classifier no model is needed.
+    expect(() => createDiceReader({ ...DEFAULT_VISION_CONFIG, classifierModel: empty, useClassifier: false })).not.toThrow();
+  });
+});
