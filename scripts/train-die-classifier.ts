@@ -34,6 +34,7 @@ import type { Point } from '../src/vision/types.js';
 interface LabelledImage {
   readonly file: string;
   readonly dice: readonly { readonly value: number; readonly box: readonly [number, number, number, number]; readonly note?: string }[];
+  readonly multiset?: readonly number[];
 }
 interface Sample {
   readonly input: Float32Array;
@@ -75,8 +76,11 @@ function inside(p: Point, poly: readonly Point[]): boolean {
   return hit;
 }
 
-/** The faces the die finder sees in an image, each with the value of the one labelled die inside its box, or 0 when its box holds none or several. */
-function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[], jitter: number, rng: SeededRandom): Sample[] {
+/**
+ * The faces the die finder sees in an image, each with the value of the one labelled die inside its box, or 0 when its box holds none
+ * or several. A box holding an emblem face (`unlabelled`: a logo for a value) is no sample: neither a value's pips nor no die.
+ */
+function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[], jitter: number, rng: SeededRandom, unlabelled: readonly Point[] = []): Sample[] {
   const samples: Sample[] = [];
   const sample = (blob: Blob, value: number) => {
     const upright = uprightFace(image, blob, cfg.facePatch);
@@ -88,6 +92,7 @@ function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[
     samples.push({ input: new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4).slice(), value });
   };
   for (const blob of findDieBlobs(image, cfg).blobs) {
+    if (unlabelled.some((c) => inside(c, blob.box))) continue;
     const held = dice.filter((d) => inside(d.center, blob.box));
     // No die in it, or two: an example of what is not one die's face (class 0).
     const value = held.length === 1 ? (held[0] as { value: number }).value : 0;
@@ -120,12 +125,14 @@ for (const dir of datasets) {
   const chosen = labels.images.filter((_, i) => half === undefined || i % 2 === Number(half));
   let labelled = 0;
   const before = samples.length;
+  const centre = (box: readonly [number, number, number, number]): Point => ({ x: (box[0] + box[2]) / 2, y: (box[1] + box[3]) / 2 });
   for (const image of chosen) {
-    const dice = image.dice
-      .filter((d) => d.note === undefined)
-      .map((d) => ({ value: d.value, center: { x: (d.box[0] + d.box[2]) / 2, y: (d.box[1] + d.box[3]) / 2 } }));
+    // An image labelled only with its values (no boxes) cannot say which blob is which die, nor which is none.
+    if (image.multiset !== undefined && image.dice.length === 0) continue;
+    const dice = image.dice.filter((d) => d.note === undefined).map((d) => ({ value: d.value, center: centre(d.box) }));
+    const emblems = image.dice.filter((d) => d.note !== undefined).map((d) => centre(d.box));
     labelled += dice.length;
-    samples.push(...facesOf(decodeFrame(readFileSync(join(dir, image.file))), dice, jitter, jitterRng));
+    samples.push(...facesOf(decodeFrame(readFileSync(join(dir, image.file))), dice, jitter, jitterRng, emblems));
   }
   console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${chosen.length} images, ${labelled} labelled dice, ${samples.length - before} faces found`);
 }
@@ -153,7 +160,9 @@ if (trained.status !== 0) {
 }
 
 // The model as OpenCV runs it must give the trained network's answers.
-const expected = new Float32Array(readFileSync(join(work, 'check.bin')).buffer.slice(0));
+const checkBytes = readFileSync(join(work, 'check.bin'));
+// Exactly the file's floats: a small file's Buffer is a view into Node's shared pool.
+const expected = new Float32Array(checkBytes.buffer, checkBytes.byteOffset, checkBytes.byteLength / 4).slice();
 const check = samples.slice(0, expected.length / CLASSES);
 const fromCv = loadFaceClassifier(out).classify(check.map((s) => new cv.Mat(Buffer.from(s.input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32FC3)), true);
 let worst = 0;
