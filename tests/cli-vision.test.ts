@@ -128,6 +128,14 @@ describe('dice-tower calibrate', () => {
 
     const after = await run(['read', lone, '--json'], data);
     expect((JSON.parse(after.out) as { dice: JsonDie[] }).dice[0]?.size).toBe('normal');
+
+    // A photo of another size than the calibration's frames: refused, naming both sizes, rather than read against a tray in the wrong place.
+    const phone = join(work, 'phone.jpg');
+    writeFileSync(phone, renderTray(throwDice(new SeededRandom(6), 1, ['white'], { ...DEFAULT_TRAY, width: 640, height: 480 }), { ...DEFAULT_TRAY, width: 640, height: 480 }, { noiseSeed: 4 }));
+    const other = await run(['read', phone, '--json'], data);
+    expect(other.code).not.toBe(0);
+    expect(other.out).toBe('');
+    expect(other.err).toContain('the frame is 640x480, but the tray was calibrated on 1280x720 frames');
   });
 
   it('takes the empty tray from a camera (a video file stands in for the webcam)', { timeout: 120_000 }, async () => {

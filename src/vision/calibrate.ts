@@ -110,6 +110,7 @@ export function calibratedConfig(calibration: Calibration | null, base: VisionCo
   return {
     ...base,
     tray: calibration.tray,
+    trayFrame: calibration.frame,
     dieSize: calibration.dieSize ?? base.dieSize,
     palette: { ...DEFAULT_PALETTE, ...base.palette, ...calibration.palette },
   };

@@ -1113,6 +1113,10 @@ function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: numbe
 /** Reads every die in a decoded BGR frame. Pure: the frame is not changed. */
 export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG, expectedCount?: number): DiceReading {
   const started = performance.now();
+  const calibrated = cfg.trayFrame;
+  if (calibrated && (image.cols !== calibrated.width || image.rows !== calibrated.height)) {
+    throw new VisionError('vision/calibration_mismatch', `the frame is ${image.cols}x${image.rows}, but the tray was calibrated on ${calibrated.width}x${calibrated.height} frames: calibrate again at this size (dice-tower calibrate), or read without the calibration`);
+  }
   const { blobs, objects } = findDieBlobs(image, cfg);
   const faces = blobs.map((blob) => {
     const upright = uprightFace(image, blob, cfg.facePatch);

@@ -62,7 +62,8 @@ export interface DiceReader {
   /**
    * Reads every die in the frame. `expectedCount`, when given, makes a
    * different number of dice an invalid roll. Rejects only when the frame
-   * itself cannot be decoded (`VisionError` with code `vision/bad_frame`).
+   * itself cannot be decoded (`VisionError` with code `vision/bad_frame`), or
+   * is not the size the tray was calibrated on (`vision/calibration_mismatch`).
    */
   read(frame: Frame, expectedCount?: number): Promise<DiceReading>;
 }

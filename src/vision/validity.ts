@@ -20,6 +20,8 @@ export interface Region {
 export interface SceneConfig extends SizeConfig {
   /** The tray floor in frame pixels (calibration); null: the whole frame is tray. */
   readonly tray: Region | null;
+  /** Size of the frames the tray region and die size were calibrated on; a frame of another size is refused (`vision/calibration_mismatch`): a camera that ignored the asked resolution would put the tray in the wrong place. Null: any size. */
+  readonly trayFrame: { readonly width: number; readonly height: number } | null;
   /** Pixels a die's box may poke past a calibrated tray region (rounding, blur); with no region, how near the frame's edge a cut side lies. */
   readonly trayMargin: number;
   /** Longest/shortest side of a die's box above which the die is cocked (a die tipped 25° shows ~1.33; flat dice in photos up to ~1.22). Raise it for an oblique camera. */
@@ -37,6 +39,7 @@ export interface SceneConfig extends SizeConfig {
 export const DEFAULT_SCENE_CONFIG: SceneConfig = Object.freeze({
   ...DEFAULT_SIZE_CONFIG,
   tray: null,
+  trayFrame: null,
   trayMargin: 2,
   cockedAspect: 1.26,
   overlapDistance: 0.7,

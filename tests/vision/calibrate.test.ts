@@ -82,6 +82,16 @@ describe('calibration from simulator images', () => {
     expect(ignored.issues?.map((i) => i.code)).toEqual(['empty']);
   });
 
+  it('refuses a frame of another size than the calibration was made on, naming both sizes', () => {
+    const calibration = calibrate(withRim(renderTray([], DEFAULT_TRAY, { noiseSeed: 5 })), {}, 'empty-tray.png', new Date(0));
+    const die = { value: 4, colour: 'white' as const, x: 320, y: 240, size: 64, angle: 0 };
+    const small = decodeFrame(renderTray([die], { ...DEFAULT_TRAY, width: 640, height: 480 }, { noiseSeed: 8 }));
+    expect(() => readDiceInImage(small, calibratedConfig(calibration), 1)).toThrow(expect.objectContaining({ code: 'vision/calibration_mismatch', message: expect.stringContaining('the frame is 640x480, but the tray was calibrated on 1280x720 frames') }));
+    // The frame size it was made on is read.
+    const same = decodeFrame(renderTray([{ ...die, x: 640, y: 360 }], DEFAULT_TRAY, { noiseSeed: 8 }));
+    expect(readDiceInImage(same, calibratedConfig(calibration), 1).dice.map((d) => d.value)).toEqual([4]);
+  });
+
   it('round-trips through its file, and refuses a file that is not a calibration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dice-calibration-'));
     const file = join(dir, 'calibration.json');
