@@ -905,7 +905,10 @@ function missingPipSpots(pips: readonly Pip[], side: number, cfg: VisionConfig):
   const n = pips.length;
   const cx = pips.reduce((s, p) => s + p.x, 0) / n;
   const cy = pips.reduce((s, p) => s + p.y, 0) / n;
-  const outer = pips.filter((p) => Math.hypot(p.x - cx, p.y - cy) > side * 0.05);
+  // A valid layout of an odd count has exactly one central pip (isPipLayout): the one nearest the centre, however far off it sits.
+  const centreOf = (p: Pip) => Math.hypot(p.x - cx, p.y - cy);
+  const central = pips.reduce((c, p) => (centreOf(p) < centreOf(c) ? p : c));
+  const outer = n % 2 === 1 ? pips.filter((p) => p !== central) : pips;
   if (n === 1) {
     const d = side * cfg.onePitch;
     return [{ x: cx - d, y: cy - d }, { x: cx + d, y: cy - d }, { x: cx + d, y: cy + d }, { x: cx - d, y: cy + d }];
