@@ -18,5 +18,4 @@ describe('counting pips on an upright face', () => {
       face.inner.release();
     }
   });
-
 });
