@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
-import { DEFAULT_VISION_CONFIG, filledMat, median, readDiceInImage, type VisionConfig } from './read-dice.js';
+import { DEFAULT_VISION_CONFIG, distanceMap, median, readDiceInImage, type VisionConfig } from './read-dice.js';
 import type { Region } from './validity.js';
 import { errorText } from '../error-text.js';
 
@@ -49,10 +49,10 @@ export function findTrayRegion(image: cv.Mat): Region | null {
   const sums = [0, 0, 0];
   for (let i = 0; i < data.length; i += 3) for (let c = 0; c < 3; c++) sums[c]! += data[i + c] ?? 0;
   const n = data.length / 3;
-  const floor = new cv.Vec3((sums[0] ?? 0) / n, (sums[1] ?? 0) / n, (sums[2] ?? 0) / n);
-  const [dL, da, db] = small.absdiff(filledMat(small.rows, small.cols, cv.CV_8UC3, floor)).splitChannels() as [cv.Mat, cv.Mat, cv.Mat];
+  // The 8-bit Lab means as L*a*b*.
+  const floor = { L: ((sums[0] ?? 0) / n) * (100 / 255), a: (sums[1] ?? 0) / n - 128, b: (sums[2] ?? 0) / n - 128 };
   // Lightness counts half: light falls off towards the tray's corners.
-  const distance = dL.addWeighted(0.5 / 2.55, da, 1, 0).addWeighted(1, db, 1, 0);
+  const distance = distanceMap(small, floor, 0.5);
   const mask = distance
     .threshold(FLOOR_DISTANCE, 255, cv.THRESH_BINARY_INV)
     .morphologyEx(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 5)), cv.MORPH_CLOSE);
@@ -100,7 +100,7 @@ export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, c
     palette[colour] = measured.lab;
     sizes.push(measured.dieSize);
   }
-  const dieSize = sizes.length > 0 ? ([...sizes].sort((p, q) => p - q)[Math.floor(sizes.length / 2)] ?? null) : null;
+  const dieSize = sizes.length > 0 ? median(sizes) : null;
   return { version: 1, createdAt: now.toISOString(), frame: { width: first.cols, height: first.rows }, tray, emptyTray: empty ? emptyTrayFile : null, dieSize, palette };
 }
 

@@ -268,8 +268,8 @@ function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
   return { L: (histogramMedian(hL, count) * 100) / 255, a: histogramMedian(ha, count) - 128, b: histogramMedian(hb, count) - 128 };
 }
 
-/** Map of how far each pixel's colour is from `ref` (8-bit, saturating). */
-function distanceMap(lab: cv.Mat, ref: Lab, lightnessWeight: number): cv.Mat {
+/** Map of how far each pixel's colour (8-bit Lab) is from `ref` (8-bit, saturating). */
+export function distanceMap(lab: cv.Mat, ref: Lab, lightnessWeight: number): cv.Mat {
   const scratch = new Scratch();
   try {
     const refMat = scratch.add(filledMat(lab.rows, lab.cols, cv.CV_8UC3, new cv.Vec3((ref.L * 255) / 100, ref.a + 128, ref.b + 128)));
