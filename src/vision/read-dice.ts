@@ -239,8 +239,8 @@ export function filledMat(rows: number, cols: number, type: number, value: numbe
 // Histograms reused by medianLab (one per channel): no allocation per die.
 const HISTOGRAMS = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)] as const;
 
-/** Median colour of an 8-bit Lab image (L scaled to 0-255, a and b offset by 128) over a sampling grid (or only where `mask` is set). */
-function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
+/** Median colour of an 8-bit Lab image (L scaled to 0-255, a and b offset by 128) over a sampling grid. */
+function medianLab(lab: cv.Mat, step: number): Lab {
   const data = lab.getData();
   // Read once: a Mat's rows and cols are calls into the native addon, too slow for every pixel.
   const rows = lab.rows;
@@ -252,9 +252,7 @@ function medianLab(lab: cv.Mat, step: number, mask?: Buffer): Lab {
   let count = 0;
   for (let y = 0; y < rows; y += step) {
     for (let x = 0; x < cols; x += step) {
-      const p = y * cols + x;
-      if (mask && !mask[p]) continue;
-      const i = p * 3;
+      const i = (y * cols + x) * 3;
       const L = data[i] as number;
       const a = data[i + 1] as number;
       const b = data[i + 2] as number;
@@ -697,9 +695,11 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
   const blobs: Blob[] = [];
   for (const { dice, contour, whole, deepest } of found) {
     if (whole) {
+      // Cut once per blob, however many of its dice are clusters.
+      let seamPieces: Blob[] | null = null;
       for (const die of dice) {
         const cluster = die.size > typical * cfg.clusterRatio && fewDice(contour, typical, cfg);
-        const cut = cluster ? cutAtSeams(image, contour, cfg).dice.filter((part) => dieSized(part) && contains(die.box, part.rect.center)) : [];
+        const cut = cluster ? (seamPieces ??= cutAtSeams(image, contour, cfg).dice).filter((part) => dieSized(part) && contains(die.box, part.rect.center)) : [];
         if (cut.length < 2) {
           blobs.push(die);
           continue;
