@@ -12,7 +12,7 @@ import { openVideoCamera } from './hardware/camera-sources.js';
 import { annotate } from './vision/annotate.js';
 import { calibrate, calibratedConfig, readCalibrationFile, writeCalibrationFile, type Calibration } from './vision/calibrate.js';
 import { colourDistance } from './vision/palette.js';
-import { decodeFrame, readDiceInImage } from './vision/read-dice.js';
+import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from './vision/read-dice.js';
 import { VisionError, type DiceReading } from './vision/types.js';
 import { errorText } from './error-text.js';
 
@@ -101,7 +101,7 @@ function closePairs(calibration: Calibration): string[] {
   const pairs: string[] = [];
   for (const [i, p] of names.entries()) {
     for (const q of names.slice(i + 1)) {
-      const d = colourDistance(calibration.palette[p]!, calibration.palette[q]!, 0.45);
+      const d = colourDistance(calibration.palette[p]!, calibration.palette[q]!, DEFAULT_VISION_CONFIG.colourLightnessWeight);
       if (d < 12) pairs.push(`${p} and ${q} (distance ${d.toFixed(1)})`);
     }
   }

@@ -15,8 +15,8 @@ export interface VisionConfig extends SceneConfig {
   readonly foregroundThreshold: number;
   /** Lightness gradient (8-bit Lab L per pixel of the frame shrunk by `maskScale`, Sobel) above which a pixel is part of an outline; what outlines enclose is foreground too. Lower it when white dice on a white floor are missed; raise it when floor texture shows up as dice. 0 turns it off. */
   readonly edgeThreshold: number;
-  /** How much lightness counts against hue (0-1), and darker-than-floor lightness in the foreground test. Lower it when shadows are taken for dice. */
-  readonly lightnessWeight: number;
+  /** How much darker-than-floor lightness counts in the foreground test (0-1). Lower it when shadows are taken for dice; raise it when dark grey dice on a light floor are missed. */
+  readonly darkerWeight: number;
   /** How much brighter-than-floor lightness counts in the foreground test (0-1). Raise it when white dice on a light floor are missed; lower it when glare on the floor shows up as dice. */
   readonly brighterWeight: number;
   /** The colour and outline tests run on the frame shrunk by this factor (the colour distances are grown back and thresholded at full size, so blob outlines stay smooth). 2 is about four times cheaper than 1; set 1 when dice are only a few times `dieSizeMin` across and close together (shrinking blurs the gaps between them). */
@@ -115,13 +115,15 @@ export interface VisionConfig extends SceneConfig {
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
   readonly palette: Readonly<Record<string, Lab>>;
+  /** How much lightness counts against hue (0-1) when a die's colour is named from the palette: light falls unevenly, hue less so. */
+  readonly colourLightnessWeight: number;
 }
 
 export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   ...DEFAULT_SCENE_CONFIG,
   foregroundThreshold: 22,
   edgeThreshold: 40,
-  lightnessWeight: 0.45,
+  darkerWeight: 0.45,
   brighterWeight: 2.5,
   maskScale: 2,
   floorScale: 8,
@@ -174,6 +176,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   classifierAlone: 0.95,
   classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
+  colourLightnessWeight: 0.45,
 });
 
 /**
@@ -330,7 +333,7 @@ function floorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: cv.Ma
   const [L, a, b] = channels;
   const [L0, a0, b0] = floor.splitChannels().map((m) => scratch.add(m)) as [cv.Mat, cv.Mat, cv.Mat];
   // 8-bit L is in 1/2.55 units of L*; a and b are already in L*a*b* units.
-  const lightness = scratch.add(scratch.add(L.sub(L0)).addWeighted(cfg.brighterWeight / 2.55, scratch.add(L0.sub(L)), cfg.lightnessWeight / 2.55, 0));
+  const lightness = scratch.add(scratch.add(L.sub(L0)).addWeighted(cfg.brighterWeight / 2.55, scratch.add(L0.sub(L)), cfg.darkerWeight / 2.55, 0));
   const withA = scratch.add(lightness.addWeighted(1, scratch.add(a.absdiff(a0)), 1, 0));
   return scratch.add(withA.addWeighted(1, scratch.add(b.absdiff(b0)), 1, 0));
 }
@@ -341,7 +344,7 @@ function flatFloorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: L
   const L0 = (floor.L * 255) / 100;
   // convertTo saturates: each term is the positive part of a scaled difference; convertScaleAbs gives |x - v|.
   const brighter = cfg.brighterWeight / 2.55;
-  const darker = cfg.lightnessWeight / 2.55;
+  const darker = cfg.darkerWeight / 2.55;
   const lightness = scratch.add(scratch.add(L.convertTo(cv.CV_8U, brighter, -L0 * brighter)).add(scratch.add(L.convertTo(cv.CV_8U, -darker, L0 * darker))));
   const withA = scratch.add(lightness.add(scratch.add(a.convertScaleAbs(1, -(floor.a + 128)))));
   return scratch.add(withA.add(scratch.add(b.convertScaleAbs(1, -(floor.b + 128)))));
@@ -1136,7 +1139,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   }
   const dice: DieReading[] = blobs.map((blob, i) => {
     const face = faces[i] as (typeof faces)[number];
-    const colour = nearestColour(face.body, cfg.palette, cfg.lightnessWeight);
+    const colour = nearestColour(face.body, cfg.palette, cfg.colourLightnessWeight);
     const { value, confidence } = decideValue(face, guesses[i] ?? null, cfg, !blob.seamCut);
     // The top face's centre, not the blob's (which may include side faces).
     const centre = value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg.facePatch), cfg.facePatch);
@@ -1145,7 +1148,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   const fills = new Map(dice.map((d, i) => [d, blobs[i]?.fill ?? 1]));
   dice.sort(readingOrder);
   // Validity, colour confidence and size class: src/vision/validity.ts.
-  const judged = judgeScene({ dice, fills, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.lightnessWeight, cfg, expectedCount);
+  const judged = judgeScene({ dice, fills, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
   return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
 }
 

@@ -50,7 +50,7 @@ describe('calibration from simulator images', () => {
     expect(calibration.dieSize).toBeGreaterThan(DEFAULT_TRAY.dieSize * 0.95);
     expect(calibration.dieSize).toBeLessThan(DEFAULT_TRAY.dieSize * 1.12);
     // Each measured colour is nearest to its own name in the default palette.
-    for (const c of LAS_VEGAS_COLOURS) expect(nearestColour(calibration.palette[c] ?? { L: 0, a: 0, b: 0 }, DEFAULT_VISION_CONFIG.palette, 0.45).name).toBe(c);
+    for (const c of LAS_VEGAS_COLOURS) expect(nearestColour(calibration.palette[c] ?? { L: 0, a: 0, b: 0 }, DEFAULT_VISION_CONFIG.palette, DEFAULT_VISION_CONFIG.colourLightnessWeight).name).toBe(c);
     const cfg = calibratedConfig(calibration);
     const truth = throwHopper(new SeededRandom(77), [
       { colour: 'grey', size: 'normal' },
