@@ -576,9 +576,9 @@ export function foregroundMask(image: cv.Mat, cfg: VisionConfig): cv.Mat {
     let mask = full(floorDistance(channels, local, cfg, scratch)).threshold(cfg.foregroundThreshold, 255, cv.THRESH_BINARY);
     if (cfg.overallFloorThreshold > 0) {
       // Where dice crowd a dark tray's rim or corner, the local estimate takes their colour and the floor beside them stands out: floor like the frame's floor is floor too.
-      const flat = scratch.add(full(flatFloorDistance(channels, overall, cfg, scratch)).threshold(cfg.overallFloorThreshold, 255, cv.THRESH_BINARY));
-      const near = scratch.add(mask);
-      mask = near.bitwiseAnd(flat);
+      const unlikeFrameFloor = scratch.add(full(flatFloorDistance(channels, overall, cfg, scratch)).threshold(cfg.overallFloorThreshold, 255, cv.THRESH_BINARY));
+      const unlikeLocalFloor = scratch.add(mask);
+      mask = unlikeLocalFloor.bitwiseAnd(unlikeFrameFloor);
     }
     if (cfg.edgeThreshold > 0) addOutlined(channels[0], mask, cfg, scratch);
     // Shrunk, no opening or closing: the grown distances leave no specks, and closing merged dice lying a few pixels apart (nell-byler half 1: 4 more missed). At full size, specks are opened away and gaps closed.
@@ -796,14 +796,15 @@ function isPipLayout(pips: readonly Pip[], side: number, cfg: VisionConfig): boo
   const cy = pips.reduce((s, p) => s + p.y, 0) / n;
   const offCentre = Math.hypot(cx - side / 2, cy - side / 2);
   if (offCentre > side * cfg.layoutCentreTolerance) return false;
-  const diameter = Math.sqrt(Math.max(...pips.map((p) => p.area)));
+  // The side of a square of the largest pip's area (about 0.9 of its diameter).
+  const pipWidth = Math.sqrt(Math.max(...pips.map((p) => p.area)));
   // A lone pip is a 1 only in the middle of the face (a 1's pip is centred; one pip of a larger face is not).
   if (n === 1) return offCentre <= side * cfg.oneCentreTolerance;
   // The farthest pip is a corner of the layout: it fixes the grid's pitch and turn (the face box may be turned a little).
   const far = pips.reduce((f, p) => (Math.hypot(p.x - cx, p.y - cy) > Math.hypot(f.x - cx, f.y - cy) ? p : f));
   const radius = Math.hypot(far.x - cx, far.y - cy);
   const pitch = radius / Math.SQRT2;
-  if (pitch < side * cfg.pitchMin || pitch > side * cfg.pitchMax || pitch < diameter * 0.9) return false;
+  if (pitch < side * cfg.pitchMin || pitch > side * cfg.pitchMax || pitch < pipWidth * 0.9) return false;
   // Every standard layout is point-symmetric about its centre, with a pip on the centre exactly when the count is odd.
   const tol = Math.max(2, pitch * cfg.layoutTolerance);
   let central = 0;
