@@ -129,8 +129,10 @@ for (const dir of datasets) {
   for (const image of chosen) {
     // An image labelled only with its values (no boxes) cannot say which blob is which die, nor which is none.
     if (image.multiset !== undefined && image.dice.length === 0) continue;
-    const dice = image.dice.filter((d) => d.note === undefined).map((d) => ({ value: d.value, center: centre(d.box) }));
-    const emblems = image.dice.filter((d) => d.note !== undefined).map((d) => centre(d.box));
+    // An emblem face (FORMAT.md: a logo for the value) shows no pips to learn.
+    const emblem = (d: { note?: string }) => d.note === 'emblem face';
+    const dice = image.dice.filter((d) => !emblem(d)).map((d) => ({ value: d.value, center: centre(d.box) }));
+    const emblems = image.dice.filter(emblem).map((d) => centre(d.box));
     labelled += dice.length;
     samples.push(...facesOf(decodeFrame(readFileSync(join(dir, image.file))), dice, jitter, jitterRng, emblems));
   }
