@@ -124,24 +124,22 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
       const prev = best === null ? Infinity : Math.hypot((reading.dice[best] as DieReading).center.x - cx, (reading.dice[best] as DieReading).center.y - cy);
       if (Math.hypot(d.center.x - cx, d.center.y - cy) < prev) best = i;
     }
-    if (emblem) {
-      if (best === null) emblems.missed++;
-      else {
-        free.delete(best);
-        const value = (reading.dice[best] as DieReading).value;
-        if (value === null) emblems.unreadable++;
-        else if (value === die.value) emblems.read++;
-      }
-      continue;
-    }
     const row = confusion[die.value] as number[];
     if (best === null) {
-      row[7] = (row[7] ?? 0) + 1;
-      imageExact = false;
+      if (emblem) emblems.missed++;
+      else {
+        row[7] = (row[7] ?? 0) + 1;
+        imageExact = false;
+      }
       continue;
     }
     free.delete(best);
     const value = (reading.dice[best] as DieReading).value;
+    if (emblem) {
+      if (value === null) emblems.unreadable++;
+      else if (value === die.value) emblems.read++;
+      continue;
+    }
     row[value ?? 0] = (row[value ?? 0] ?? 0) + 1;
     if (value === null) {
       unreadable++;
