@@ -17,6 +17,10 @@ export interface VisionConfig extends SceneConfig {
   readonly edgeThreshold: number;
   /** How much darker-than-floor lightness counts in the foreground test (0-1). Lower it when shadows are taken for dice; raise it when dark grey dice on a light floor are missed. */
   readonly darkerWeight: number;
+  /** How many L* units darker than the floor a shadow may be: darkness beyond it is a dark die's, and each unit beyond counts `beyondShadowWeight` more. Lower it when black dice on a light floor are missed; raise it when deep shadows are taken for dice. */
+  readonly shadowDepth: number;
+  /** See `shadowDepth`. 0 turns the deeper-than-shadow test off. */
+  readonly beyondShadowWeight: number;
   /** How much brighter-than-floor lightness counts in the foreground test (0-1). Raise it when white dice on a light floor are missed; lower it when glare on the floor shows up as dice. */
   readonly brighterWeight: number;
   /** The colour and outline tests run on the frame shrunk by this factor (the colour distances are grown back and thresholded at full size, so blob outlines stay smooth). 2 is about four times cheaper than 1; set 1 when dice are only a few times `dieSizeMin` across and close together (shrinking blurs the gaps between them). */
@@ -124,6 +128,8 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   foregroundThreshold: 22,
   edgeThreshold: 40,
   darkerWeight: 0.45,
+  shadowDepth: 30,
+  beyondShadowWeight: 1,
   brighterWeight: 2.5,
   maskScale: 2,
   floorScale: 8,
@@ -193,6 +199,7 @@ export function checkVisionConfig(cfg: VisionConfig): void {
   if (!whole(cfg.maskScale, 1) || cfg.floorScale < cfg.maskScale) bad(`maskScale must be a whole number from 1 to floorScale (${cfg.floorScale}), got ${cfg.maskScale}`);
   if (!whole(cfg.floorKernel, 3) || cfg.floorKernel % 2 === 0) bad(`floorKernel must be an odd whole number of at least 3, got ${cfg.floorKernel}`);
   if (!(cfg.dieSizeMin > 0 && cfg.dieSizeMin < cfg.dieSizeMax)) bad(`dieSizeMin (${cfg.dieSizeMin}) must be above 0 and below dieSizeMax (${cfg.dieSizeMax})`);
+  if (!(cfg.shadowDepth >= 0 && cfg.beyondShadowWeight >= 0)) bad(`shadowDepth and beyondShadowWeight must be 0 or more, got ${cfg.shadowDepth} and ${cfg.beyondShadowWeight}`);
   if (!whole(cfg.facePatch, 16)) bad(`facePatch must be a whole number of pixels, at least 16, got ${cfg.facePatch}`);
   if (!(cfg.faceInset >= 0 && cfg.faceInset < 0.5)) bad(`faceInset must be from 0 to below 0.5 (a share of the face at each edge), got ${cfg.faceInset}`);
   if (cfg.pipThresholds.length === 0 || cfg.pipThresholds.some((t) => !(t > 0))) bad(`pipThresholds must be one or more numbers above 0, got [${cfg.pipThresholds.join(', ')}]`);
@@ -327,14 +334,18 @@ function estimateFloor(lab: cv.Mat, cfg: VisionConfig, scratch: Scratch): { loca
 
 /**
  * Step 1b: how far each pixel is from the floor under it (8-bit, saturating).
- * Darker than the floor counts less than brighter: shadows are darker floor.
+ * Darker than the floor counts less than brighter (shadows are darker floor),
+ * except darkness deeper than a shadow's (a black die on a light floor).
  */
 function floorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: cv.Mat, cfg: VisionConfig, scratch: Scratch): cv.Mat {
   const [L, a, b] = channels;
   const [L0, a0, b0] = floor.splitChannels().map((m) => scratch.add(m)) as [cv.Mat, cv.Mat, cv.Mat];
   // 8-bit L is in 1/2.55 units of L*; a and b are already in L*a*b* units.
-  const lightness = scratch.add(scratch.add(L.sub(L0)).addWeighted(cfg.brighterWeight / 2.55, scratch.add(L0.sub(L)), cfg.darkerWeight / 2.55, 0));
-  const withA = scratch.add(lightness.addWeighted(1, scratch.add(a.absdiff(a0)), 1, 0));
+  const darker = scratch.add(L0.sub(L));
+  const lightness = scratch.add(scratch.add(L.sub(L0)).addWeighted(cfg.brighterWeight / 2.55, darker, cfg.darkerWeight / 2.55, 0));
+  // convertTo saturates: the darkness beyond a shadow's, scaled, or 0.
+  const beyondShadow = scratch.add(darker.convertTo(cv.CV_8U, cfg.beyondShadowWeight / 2.55, -cfg.shadowDepth * cfg.beyondShadowWeight));
+  const withA = scratch.add(scratch.add(lightness.add(beyondShadow)).addWeighted(1, scratch.add(a.absdiff(a0)), 1, 0));
   return scratch.add(withA.addWeighted(1, scratch.add(b.absdiff(b0)), 1, 0));
 }
 
@@ -345,8 +356,10 @@ function flatFloorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: L
   // convertTo saturates: each term is the positive part of a scaled difference; convertScaleAbs gives |x - v|.
   const brighter = cfg.brighterWeight / 2.55;
   const darker = cfg.darkerWeight / 2.55;
+  const beyond = cfg.beyondShadowWeight / 2.55;
   const lightness = scratch.add(scratch.add(L.convertTo(cv.CV_8U, brighter, -L0 * brighter)).add(scratch.add(L.convertTo(cv.CV_8U, -darker, L0 * darker))));
-  const withA = scratch.add(lightness.add(scratch.add(a.convertScaleAbs(1, -(floor.a + 128)))));
+  const withBeyond = scratch.add(lightness.add(scratch.add(L.convertTo(cv.CV_8U, -beyond, (L0 - cfg.shadowDepth * 2.55) * beyond))));
+  const withA = scratch.add(withBeyond.add(scratch.add(a.convertScaleAbs(1, -(floor.a + 128)))));
   return scratch.add(withA.add(scratch.add(b.convertScaleAbs(1, -(floor.b + 128)))));
 }
 

@@ -13,6 +13,8 @@ describe('vision settings', () => {
     ['floorScale', { floorScale: 0 }, 'floorScale must be a whole number of at least 1, got 0'],
     ['floorKernel', { floorKernel: 4 }, 'floorKernel must be an odd whole number of at least 3, got 4'],
     ['dieSizeMin', { dieSizeMin: 300 }, 'dieSizeMin (300) must be above 0 and below dieSizeMax (200)'],
+    ['shadowDepth', { shadowDepth: -5 }, 'shadowDepth and beyondShadowWeight must be 0 or more, got -5 and 1'],
+    ['beyondShadowWeight', { beyondShadowWeight: Number.NaN }, 'shadowDepth and beyondShadowWeight must be 0 or more, got 30 and NaN'],
     ['facePatch', { facePatch: 8 }, 'facePatch must be a whole number of pixels, at least 16, got 8'],
     ['faceInset', { faceInset: 0.5 }, 'faceInset must be from 0 to below 0.5'],
     ['pipThresholds', { pipThresholds: [] }, 'pipThresholds must be one or more numbers above 0, got []'],
