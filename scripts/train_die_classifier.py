@@ -23,7 +23,7 @@ CHANNELS = 1  # likewise
 # the held-out halves as well as 24/48/96 at 15 epochs (two seeds), with half the work per view: nell-byler 640x640 photos read 1-1.5 ms faster.
 FILTERS = (16, 32, 64)
 # Batch normalisation after each 3x3 convolution, folded into it when the model is written (no cost in the reader). Held out
-# (nell-byler half 1, seed 7): recall 90.8 -> 92.2 %, precision 98.4 -> 99.0 %, wrong values 8 -> 4 (BENCHMARKS.md, session 12).
+# on session 11's faces (nell-byler half 1, seed 7): recall 90.8 -> 92.2 %, precision 98.4 -> 99.0 %, wrong values 8 -> 4 (BENCHMARKS.md, session 12).
 # Dropped during training only (OpenCV's network has no such layer): the faces are few, and without it the network learns them by heart.
 DROPOUT = 0.3
 # Each time a face is seen, its input is scaled by a random gain in this range and Gaussian noise of this spread is added: photos
