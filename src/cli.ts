@@ -35,6 +35,8 @@ Options of serve (environment variables in brackets):
   --still-ms N       A live camera reads once the tray has been still this
                      long (default 600)
   --settle-timeout-ms N  ...and reports a jam after this long (default 8000)
+  --agree-frames N   ...then reads this many still frames, which must agree
+                     (default 3; 1 reads one)
   --data DIR         Data directory: the game log and camera frames
                      [DICE_TOWER_DATA] (default ./data)
   --log-level LEVEL  fatal, error, warn, info, debug (default warn)
@@ -69,6 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
             light: { type: 'string' },
             'still-ms': { type: 'string' },
             'settle-timeout-ms': { type: 'string' },
+            'agree-frames': { type: 'string' },
             data: { type: 'string' },
           },
           strict: true,
@@ -91,6 +94,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           dataDir: values.data ?? env.DICE_TOWER_DATA ?? 'data',
           stillMs: integer('still-ms', values['still-ms'] ?? '600', 0, 60_000),
           settleTimeoutMs: integer('settle-timeout-ms', values['settle-timeout-ms'] ?? '8000', 500, 120_000),
+          agreeFrames: integer('agree-frames', values['agree-frames'] ?? '3', 1, 10),
         });
         return 0;
       }

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
-import { checkedCamera, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
+import { checkedCamera, checkSettleConfig, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
 import { calibratedConfig, readCalibrationFile } from './vision/calibrate.js';
 import { DEFAULT_TRAY } from './hardware/simulator/index.js';
 import { calibrationFile } from './vision-commands.js';
@@ -44,6 +44,8 @@ export interface ServeConfig {
   readonly stillMs?: number;
   /** ...and reports a jam when it is not still within this time, ms (default 8000). */
   readonly settleTimeoutMs?: number;
+  /** ...and then reads this many still frames, which must agree (default 3). */
+  readonly agreeFrames?: number;
 }
 
 /**
@@ -117,18 +119,25 @@ export function parseColours(text: string): DieColour[] {
 }
 
 export async function serve(config: ServeConfig) {
+  // Settings are checked before any hardware is opened.
+  const settle = {
+    ...DEFAULT_SETTLE_CONFIG,
+    stillMs: config.stillMs ?? DEFAULT_SETTLE_CONFIG.stillMs,
+    timeoutMs: config.settleTimeoutMs ?? DEFAULT_SETTLE_CONFIG.timeoutMs,
+    agreeFrames: config.agreeFrames ?? DEFAULT_SETTLE_CONFIG.agreeFrames,
+  };
+  checkSettleConfig(settle);
   const { tower, camera: rawCamera, description, close, live } = await hardware(config);
   // Calibration (dice-tower calibrate) when there is one; the simulator's own die size otherwise.
-  let calibration;
+  let baseReader, calibration;
   try {
     calibration = readCalibrationFile(calibrationFile(config.dataDir));
+    const visionConfig = calibratedConfig(calibration);
+    baseReader = createDiceReader(calibration === null && config.camera === 'sim' ? { ...visionConfig, dieSize: DEFAULT_TRAY.dieSize } : visionConfig);
   } catch (err) {
     await close();
     throw err;
   }
-  const visionConfig = calibratedConfig(calibration);
-  const baseReader = createDiceReader(calibration === null && config.camera === 'sim' ? { ...visionConfig, dieSize: DEFAULT_TRAY.dieSize } : visionConfig);
-  const settle = { ...DEFAULT_SETTLE_CONFIG, stillMs: config.stillMs ?? DEFAULT_SETTLE_CONFIG.stillMs, timeoutMs: config.settleTimeoutMs ?? DEFAULT_SETTLE_CONFIG.timeoutMs };
   const { camera, reader } = live ? settlingPipeline(rawCamera, baseReader, settle) : { camera: rawCamera, reader: baseReader };
   let store: GameStore;
   try {

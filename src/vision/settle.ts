@@ -3,7 +3,8 @@
  * tower and roll for a moment; the reading must wait until the scene has been
  * still for `stillMs`, give up with a jam after `timeoutMs`, and then read
  * several still frames that must agree. Times come from the frames'
- * `capturedAt`, so recorded sequences replay exactly.
+ * `capturedAt`, so recorded sequences replay exactly. Bad settings are
+ * refused when the pipeline is made (`checkSettleConfig`).
  */
 import cv from '../hardware/opencv.js';
 import { CameraError, type Camera, type Frame } from '../hardware/types.js';
@@ -33,6 +34,24 @@ export const DEFAULT_SETTLE_CONFIG: SettleConfig = Object.freeze({
   pixelThreshold: 24,
   movingShare: 0.001,
 });
+
+/**
+ * Throws `VisionError('vision/bad_config')` naming the first setting the
+ * detector cannot work with: one that would read no frame, never end the wait,
+ * or report every roll as a jam.
+ */
+export function checkSettleConfig(cfg: SettleConfig): void {
+  const bad = (message: string): never => {
+    throw new VisionError('vision/bad_config', `settle config: ${message}`);
+  };
+  if (!(Number.isInteger(cfg.agreeFrames) && cfg.agreeFrames >= 1)) bad(`agreeFrames must be a whole number of at least 1, got ${cfg.agreeFrames}`);
+  if (!(cfg.stillMs >= 0 && cfg.intervalMs >= 0)) bad(`stillMs and intervalMs must be 0 or more, got ${cfg.stillMs} and ${cfg.intervalMs}`);
+  // Even dice still from the first frame need stillMs, and agreeFrames frames, before they are read.
+  const leastTimeout = Math.max(cfg.stillMs, (cfg.agreeFrames - 1) * cfg.intervalMs);
+  if (!(cfg.timeoutMs >= leastTimeout)) bad(`timeoutMs (${cfg.timeoutMs}) must be at least stillMs and agreeFrames - 1 frame intervals (${leastTimeout}): every roll would be reported as a jam`);
+  if (!(cfg.pixelThreshold >= 0 && cfg.pixelThreshold < 255)) bad(`pixelThreshold must be a grey level from 0 to 254, got ${cfg.pixelThreshold}`);
+  if (!(cfg.movingShare >= 0 && cfg.movingShare < 1)) bad(`movingShare must be a share from 0 to below 1, got ${cfg.movingShare}`);
+}
 
 /** A frame shrunk 4x in grey and smoothed: enough to see a die move, cheap to compare. */
 function motionImage(frame: Frame): cv.Mat {
@@ -70,6 +89,7 @@ export async function awaitStill(
   cfg: SettleConfig = DEFAULT_SETTLE_CONFIG,
   pause: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<Frame[]> {
+  checkSettleConfig(cfg);
   const first = await capture();
   let previous = motionImage(first);
   try {
@@ -152,6 +172,8 @@ export function settlingPipeline(
   cfg: SettleConfig = DEFAULT_SETTLE_CONFIG,
   pause?: (ms: number) => Promise<void>,
 ): { camera: Camera; reader: DiceReader } {
+  // At start, not at a game's first roll.
+  checkSettleConfig(cfg);
   let lastStill: readonly Frame[] = [];
   return {
     camera: {

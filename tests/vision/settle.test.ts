@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Camera, Frame } from '../../src/hardware/index.js';
-import { awaitStill, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline, type SettleConfig } from '../../src/vision/index.js';
+import { awaitStill, checkSettleConfig, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline, type SettleConfig } from '../../src/vision/index.js';
 import { buffersHeldAfter } from '../opencv-buffers.js';
 import { readingErrors, type ExpectedDie } from './match.js';
 
@@ -92,5 +92,31 @@ describe('settle detection frees every OpenCV buffer it allocates', () => {
     let outcome: unknown;
     expect(await buffersHeldAfter(() => awaitStill(() => camera.capture(), config, noPause).catch((err: unknown) => (outcome = err)))).toBe(0);
     expect(outcome).toMatchObject({ code: 'camera/jam' });
+  });
+});
+
+describe('settle settings', () => {
+  it('takes the defaults and one still frame', () => {
+    expect(() => checkSettleConfig(DEFAULT_SETTLE_CONFIG)).not.toThrow();
+    expect(() => checkSettleConfig({ ...DEFAULT_SETTLE_CONFIG, agreeFrames: 1, stillMs: 0 })).not.toThrow();
+  });
+
+  it.each<[Partial<SettleConfig>, string]>([
+    [{ agreeFrames: 0 }, 'agreeFrames must be a whole number of at least 1, got 0'],
+    [{ agreeFrames: 2.5 }, 'agreeFrames must be a whole number of at least 1, got 2.5'],
+    [{ stillMs: -1 }, 'stillMs and intervalMs must be 0 or more, got -1 and 100'],
+    [{ intervalMs: Number.NaN }, 'stillMs and intervalMs must be 0 or more, got 600 and NaN'],
+    [{ stillMs: 9000 }, 'timeoutMs (8000) must be at least stillMs and agreeFrames - 1 frame intervals (9000)'],
+    [{ agreeFrames: 5, intervalMs: 2500 }, 'timeoutMs (8000) must be at least stillMs and agreeFrames - 1 frame intervals (10000)'],
+    [{ pixelThreshold: 255 }, 'pixelThreshold must be a grey level from 0 to 254, got 255'],
+    [{ movingShare: 1 }, 'movingShare must be a share from 0 to below 1, got 1'],
+  ])('refuses %j, naming the setting', (bad, message) => {
+    expect(() => checkSettleConfig({ ...DEFAULT_SETTLE_CONFIG, ...bad })).toThrow(expect.objectContaining({ code: 'vision/bad_config', message: expect.stringContaining(`settle config: ${message}`) }));
+  });
+
+  it('are checked when the pipeline is made, before any frame is taken', () => {
+    const { camera, taken } = replay('rolls-then-still');
+    expect(() => settlingPipeline(camera, createDiceReader(), { ...config, agreeFrames: 0 }, noPause)).toThrow(expect.objectContaining({ code: 'vision/bad_config' }));
+    expect(taken()).toBe(0);
   });
 });
