@@ -1067,11 +1067,23 @@ function topFaceCentre(face: { pips: number; centre: Point | null; spots: readon
   return { x: side / 2, y: side / 2 };
 }
 
-/** Left to right in columns of a die's width, then top to bottom: a stable order for the game. */
-function readingOrder(p: DieReading, q: DieReading): number {
-  const column = Math.max(p.size, q.size);
-  const dx = p.center.x - q.center.x;
-  return Math.abs(dx) > column / 2 ? dx : p.center.y - q.center.y;
+/**
+ * Left to right in columns, then top to bottom in each column: a stable order
+ * for the game. A column starts at its leftmost die and takes the dice whose
+ * centres are within half a die's width of it. The columns are formed first,
+ * so the order is the same whatever order the dice were found in (comparing
+ * two dice at a time is not: A may come before B, B before C and C before A).
+ */
+export function inReadingOrder<T extends { readonly center: { readonly x: number; readonly y: number }; readonly size: number }>(dice: readonly T[]): T[] {
+  const byX = [...dice].sort((p, q) => p.center.x - q.center.x || p.center.y - q.center.y);
+  const columns: T[][] = [];
+  for (const die of byX) {
+    const column = columns.at(-1);
+    const first = column?.[0];
+    if (column && first && die.center.x - first.center.x <= Math.max(first.size, die.size) / 2) column.push(die);
+    else columns.push([die]);
+  }
+  return columns.flatMap((column) => column.sort((p, q) => p.center.y - q.center.y || p.center.x - q.center.x));
 }
 
 /**
@@ -1160,9 +1172,8 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
   });
   const fills = new Map(dice.map((d, i) => [d, blobs[i]?.fill ?? 1]));
-  dice.sort(readingOrder);
   // Validity, colour confidence and size class: src/vision/validity.ts.
-  const judged = judgeScene({ dice, fills, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
+  const judged = judgeScene({ dice: inReadingOrder(dice), fills, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
   return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
 }
 
