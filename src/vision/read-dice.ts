@@ -58,6 +58,8 @@ export interface VisionConfig extends SceneConfig {
   readonly pieceMinFill: number;
   /** Most dice in a row side by side that a bar-shaped blob is cut into (2 or more; below 2 turns it off). */
   readonly maxRow: number;
+  /** Look for dice that only their pips give away (a white die on a light floor): a face's layout of pip-sized specks outside every die found. Such a die is kept only when its pips are counted clearly and the classifier is sure of the same value. */
+  readonly findByPips: boolean;
   /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
   readonly rowSquareness: number;
   /** Share of its box a row of dice must fill (higher than `minFill`: a die seen with a side face, or a cable, also makes a bar). */
@@ -149,6 +151,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   pieceMaxAspect: 2.5,
   pieceMinFill: 0.6,
   maxRow: 3,
+  findByPips: true,
   rowSquareness: 0.2,
   rowMinFill: 0.75,
   facePatch: 80,
@@ -316,6 +319,8 @@ export interface Blob {
   readonly fill?: number;
   /** Cut out of a cluster at colour seams: its box is less sure (it may hold part of a neighbour), so only a pip count the classifier confirms reads it. */
   readonly seamCut?: boolean;
+  /** Found by its pips alone (`diceByPips`): kept only when the pips are counted clearly and the classifier is sure of the same value. */
+  readonly byPips?: boolean;
 }
 
 /**
@@ -679,17 +684,30 @@ function cutAtSeams(image: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { di
   }
 }
 
-/** Step 1: the dice-shaped blobs that stand out from the tray floor of a BGR frame, and the blobs that do not fit. */
+/** Step 1: the dice-shaped blobs that stand out from the tray floor of a BGR frame (and the dice only their pips give away), and the blobs that do not fit. */
 export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
   const mask = foregroundMask(image, cfg);
   const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   mask.release();
+  const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
+  const large: cv.Contour[] = [];
+  // Too small for a die: noise, or the pips of a die whose body is the floor's colour.
+  const specks: { contour: cv.Contour; area: number }[] = [];
+  for (const contour of contours) {
+    const area = contour.area;
+    if (area < minArea) specks.push({ contour, area });
+    else large.push(contour);
+  }
+  const { blobs, objects } = diceOfBlobs(image, large, cfg);
+  return { blobs: cfg.findByPips ? [...blobs, ...diceByPips(specks, blobs, cfg)] : blobs, objects };
+}
+
+/** Step 1 for the blobs of at least a die's minimum area: the dice in them, and the blobs that are not all dice. */
+function diceOfBlobs(image: cv.Mat, contours: readonly cv.Contour[], cfg: VisionConfig): { blobs: Blob[]; objects: Point[][] } {
   // The dice of each blob, with its outline and whether they are all of it: some may be dice pressed together (below).
   const found: { dice: Blob[]; contour: cv.Contour; whole: boolean; deepest: number }[] = [];
   const objects: Point[][] = [];
-  const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   for (const contour of contours) {
-    if (contour.area < minArea) continue; // specks of noise, not dice
     const rect = contour.minAreaRect();
     if (isOneDie(contour, rect, cfg)) {
       found.push({ dice: [{ ...toBlob(rect), fill: contour.area / Math.max(1, rect.size.width * rect.size.height) }], contour, whole: true, deepest: 0 });
@@ -745,6 +763,72 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
     blobs.push(...pieces.filter((die) => near(die) && fresh(die)));
   }
   return { blobs, objects };
+}
+
+// diceByPips, as shares of the frame's median die: the largest speck that may be a pip, the farthest a face's pips lie from
+// their nearest neighbour (a 5's corner to its centre is about 0.35), the widest a face's pips spread (a 6's corners, about 0.6),
+// and how near a found die's centre a group may be (over the two dice's mean size: dice lying side by side are about 1 apart;
+// a side face of a found die, seen obliquely, 0.65-0.75 on matteop65).
+const PIP_SPECK_MAX = 0.35;
+const PIP_LINK = 0.5;
+const PIP_SPREAD = 0.9;
+const PIP_GROUP_APART = 0.8;
+
+/**
+ * Step 1g: dice that neither the colour test nor the outline test found (a
+ * white die on a light floor) still show their pips as specks in the mask.
+ * Specks of pip size outside every die found, grouped with their neighbours
+ * within a die's width, that form a face's layout (2-6 pips: a lone speck is
+ * too weak a sign) are taken as a die of the frame's median size, centred on
+ * them and turned as their layout is. The reader keeps such a die only when
+ * its face's pips are counted clearly and the classifier is sure of the same
+ * value (readDiceInImage).
+ */
+function diceByPips(specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): Blob[] {
+  if (blobs.length === 0) return []; // no die to take the size from
+  const typical = median(blobs.map((blob) => blob.size));
+  const pips: Pip[] = [];
+  for (const { contour: speck, area } of specks) {
+    if (area < typical * typical * cfg.pipAreaMin * 0.5) continue;
+    const r = speck.boundingRect();
+    // Pip-sized and round, as the face's pip test wants them (grain and scratches are thin).
+    const round = Math.max(r.width, r.height) / Math.max(1, Math.min(r.width, r.height)) <= cfg.pipMaxElongation;
+    if (!round || Math.max(r.width, r.height) > typical * PIP_SPECK_MAX) continue;
+    const m = speck.moments();
+    const pip = { x: m.m10 / m.m00, y: m.m01 / m.m00, area };
+    if (!blobs.some((blob) => contains(blob.box, pip))) pips.push(pip);
+  }
+  // Groups by single linkage: each pip joins every group it lies near.
+  const groups: Pip[][] = [];
+  for (const pip of pips) {
+    const near = groups.filter((group) => group.some((q) => Math.hypot(q.x - pip.x, q.y - pip.y) <= typical * PIP_LINK));
+    const merged = [pip, ...near.flat()];
+    for (const group of near) groups.splice(groups.indexOf(group), 1);
+    groups.push(merged);
+  }
+  const dice: Blob[] = [];
+  for (const group of groups) {
+    if (group.length < 2 || group.length > 6) continue;
+    const xs = group.map((p) => p.x);
+    const ys = group.map((p) => p.y);
+    if (Math.max(...xs) - Math.min(...xs) > typical * PIP_SPREAD || Math.max(...ys) - Math.min(...ys) > typical * PIP_SPREAD) continue;
+    const centre = { x: xs.reduce((a, b) => a + b, 0) / group.length, y: ys.reduce((a, b) => a + b, 0) / group.length };
+    if (blobs.some((blob) => Math.hypot(blob.rect.center.x - centre.x, blob.rect.center.y - centre.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART)) continue;
+    // A layout's farthest pip is a corner: the die's edges run 45° from it. Checked as the face patch would show it.
+    const far = group.reduce((f, p) => (Math.hypot(p.x - centre.x, p.y - centre.y) > Math.hypot(f.x - centre.x, f.y - centre.y) ? p : f));
+    const turn = Math.atan2(far.y - centre.y, far.x - centre.x) - Math.PI / 4;
+    const k = cfg.facePatch / typical;
+    const [cos, sin] = [Math.cos(-turn), Math.sin(-turn)];
+    const upright = group.map((p) => {
+      const dx = (p.x - centre.x) * k;
+      const dy = (p.y - centre.y) * k;
+      return { x: cfg.facePatch / 2 + dx * cos - dy * sin, y: cfg.facePatch / 2 + dx * sin + dy * cos, area: p.area * k * k };
+    });
+    if (!isPipLayout(upright, cfg.facePatch, cfg)) continue;
+    const rect = new cv.RotatedRect(new cv.Point2(centre.x, centre.y), new cv.Size(typical, typical), (turn * 180) / Math.PI);
+    dice.push({ ...toBlob(rect), byPips: true });
+  }
+  return dice;
 }
 
 /**
@@ -1163,7 +1247,14 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   } finally {
     for (const face of faces) face.inner.release();
   }
-  const dice: DieReading[] = blobs.map((blob, i) => {
+  // A die found by its pips alone is a die only when they are counted clearly and the classifier is sure of the same value.
+  const isDie = (blob: Blob, i: number) => {
+    const face = faces[i] as (typeof faces)[number];
+    const guess = guesses[i];
+    return !blob.byPips || (guess !== undefined && face.confidence >= cfg.minConfidence && guess.value === face.pips && guess.probability >= cfg.classifierAlone);
+  };
+  const kept = blobs.flatMap((blob, i) => (isDie(blob, i) ? [{ blob, i }] : []));
+  const dice: DieReading[] = kept.map(({ blob, i }) => {
     const face = faces[i] as (typeof faces)[number];
     const colour = nearestColour(face.body, cfg.palette, cfg.colourLightnessWeight);
     const { value, confidence } = decideValue(face, guesses[i] ?? null, cfg, !blob.seamCut);
@@ -1171,7 +1262,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const centre = value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg.facePatch), cfg.facePatch);
     return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
   });
-  const fills = new Map(dice.map((d, i) => [d, blobs[i]?.fill ?? 1]));
+  const fills = new Map(dice.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
   // Validity, colour confidence and size class: src/vision/validity.ts.
   const judged = judgeScene({ dice: inReadingOrder(dice), fills, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
   return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DieColour } from '../../src/hardware/index.js';
 import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY, renderTray, throwDice, type SimDie } from '../../src/hardware/simulator/index.js';
+import cv from '../../src/hardware/opencv.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, type VisionConfig } from '../../src/vision/read-dice.js';
 import { readingErrors } from './match.js';
 
@@ -41,6 +42,44 @@ describe('finding dark dice on a light floor', () => {
     const { found, labelled } = diceFound(name, DEFAULT_VISION_CONFIG);
     expect(found).toBe(labelled);
     expect(diceFound(name, { ...DEFAULT_VISION_CONFIG, beyondShadowWeight: 0 }).found).toBeLessThan(labelled);
+  });
+});
+
+describe('finding white dice on a light floor by their pips', () => {
+  it.each(['nell-byler-IMG_20191209_100733', 'nell-byler-IMG_20191208_112426'])('%s: every die is found, the white 5 only by its pips', (name) => {
+    const { found, labelled } = diceFound(name, DEFAULT_VISION_CONFIG);
+    expect(found).toBe(labelled);
+    expect(diceFound(name, { ...DEFAULT_VISION_CONFIG, findByPips: false }).found).toBeLessThan(labelled);
+  });
+
+  /** A light floor with a red 40 px die (3 white pips) at the left, and dark specks at `specks` (offsets from (400, 240)): a white die's pips, or not. */
+  function floorWithSpecks(specks: readonly (readonly [number, number])[]): cv.Mat {
+    const frame = new cv.Mat(480, 640, cv.CV_8UC3, [200, 200, 200]);
+    frame.drawRectangle(new cv.Point2(140, 220), new cv.Point2(180, 260), new cv.Vec3(40, 40, 190), -1);
+    for (const d of [-11, 0, 11]) frame.drawCircle(new cv.Point2(160 + d, 240 + d), 3, new cv.Vec3(245, 245, 245), -1, cv.LINE_AA);
+    for (const [dx, dy] of specks) frame.drawCircle(new cv.Point2(400 + dx, 240 + dy), 3, new cv.Vec3(30, 30, 30), -1, cv.LINE_AA);
+    return frame.gaussianBlur(new cv.Size(3, 3), 0);
+  }
+  const byPips = (frame: cv.Mat) => findDieBlobs(frame, DEFAULT_VISION_CONFIG).blobs.filter((blob) => blob.byPips);
+
+  it('reads a die whose body is the floor\'s colour from its pips, turned as they are', () => {
+    const five = [[-11, -11], [11, -11], [0, 0], [-11, 11], [11, 11]] as const;
+    const turn = (a: number) => five.map(([x, y]) => [Math.round(x * Math.cos(a) - y * Math.sin(a)), Math.round(x * Math.sin(a) + y * Math.cos(a))] as const);
+    for (const pips of [five, turn(0.5)]) {
+      const reading = readDiceInImage(floorWithSpecks(pips), DEFAULT_VISION_CONFIG);
+      expect(reading.dice.map((d) => d.value)).toEqual([3, 5]);
+      expect(reading.dice[1]?.center.x).toBeCloseTo(400, -0.5);
+      expect(reading.dice[1]?.center.y).toBeCloseTo(240, -0.5);
+    }
+    expect(readDiceInImage(floorWithSpecks(five), { ...DEFAULT_VISION_CONFIG, findByPips: false }).dice.map((d) => d.value)).toEqual([3]);
+  });
+
+  it.each([
+    ['a lone speck (a 1 on a white die cannot be told from a spot on the floor)', [[0, 0]]],
+    ['three specks in an L', [[-11, -11], [-11, 11], [11, 11]]],
+    ['specks farther apart than a die', [[-40, 0], [40, 0]]],
+  ] as const)('takes no die from %s', (_, specks) => {
+    expect(byPips(floorWithSpecks(specks))).toEqual([]);
   });
 });
 
