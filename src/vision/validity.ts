@@ -79,7 +79,9 @@ function outsideTray(box: readonly Point[], tray: Region | null, width: number, 
     return true;
   }
   const near = (f: (p: Point) => number) => box.filter((p) => f(p) <= margin).length >= 2;
-  return near((p) => p.x) || near((p) => p.y) || near((p) => width - p.x) || near((p) => height - p.y);
+  // A turned die cut by the edge keeps its turn: its box reaches past the frame (a die lying inside fits inside it).
+  const past = box.some((p) => p.x < -margin || p.y < -margin || p.x > width + margin || p.y > height + margin);
+  return past || near((p) => p.x) || near((p) => p.y) || near((p) => width - p.x) || near((p) => height - p.y);
 }
 
 /** Whether a box lies wholly beyond a calibrated tray region (on the table around the tray: not part of the roll). */

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { DEFAULT_VISION_CONFIG, createDiceReader, type ReadingIssueCode } from '../../src/vision/index.js';
 import { readingErrors, type ExpectedDie } from './match.js';
+import { SeededRandom } from '../../src/hardware/index.js';
+import { DEFAULT_TRAY, outsideScene, renderTray } from '../../src/hardware/simulator/index.js';
 
 /** Recorded by scripts/record-scenes.ts. */
 interface SceneFixture {
@@ -53,6 +55,23 @@ describe('invalid scenes (fixtures/scenes)', () => {
     const flat = fixture.dice.filter((d) => !('tilt' in d));
     const flatReading = { ...reading, valid: true, dice: reading.dice.filter((d) => Math.hypot(d.center.x - cocked.x, d.center.y - cocked.y) > cocked.size / 2) };
     expect(readingErrors(flatReading, flat)).toEqual([]);
+  });
+});
+
+describe('a turned die cut by the frame\'s edge', () => {
+  it('is refused as partly outside the tray, however it is turned and however much of it is cut off', async () => {
+    const reader = createDiceReader();
+    const missed: string[] = [];
+    for (const seed of [1, 2, 3, 4, 5]) {
+      for (const angle of [15, 30, 45]) {
+        for (const outside of [0.2, 0.35, 0.5]) {
+          const dice = outsideScene(new SeededRandom(seed), 3, ['red', 'white', 'blue'], outside, DEFAULT_TRAY, angle);
+          const reading = await reader.read({ image: renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed }), width: DEFAULT_TRAY.width, height: DEFAULT_TRAY.height, capturedAt: 0 }, dice.length);
+          if (reading.valid || !reading.issues?.some((issue) => issue.code === 'outside')) missed.push(`seed ${seed}, ${angle}°, ${outside} out: ${reading.valid ? 'valid' : reading.problems.join('; ')}`);
+        }
+      }
+    }
+    expect(missed).toEqual([]);
   });
 });
 

@@ -56,10 +56,10 @@ export function touchingScene(rng: SeededRandom, count: number, colours: readonl
   throw new RangeError('no room to press two dice together in this throw: try another seed');
 }
 
-/** The first die moved onto the frame's left edge: `outside` of its width lies beyond the tray. */
-export function outsideScene(rng: SeededRandom, count: number, colours: readonly DieColour[], outside = 0.5, tray: TrayGeometry = DEFAULT_TRAY): SimDie[] {
+/** The first die moved onto the frame's left edge, turned `angle` degrees: its centre lies `outside` of its width short of the edge (a turned die reaches farther past it). */
+export function outsideScene(rng: SeededRandom, count: number, colours: readonly DieColour[], outside = 0.5, tray: TrayGeometry = DEFAULT_TRAY, angle = 0): SimDie[] {
   const dice = throwDice(rng, count, colours, tray);
   const first = dice[0] as SimDie;
   const others = dice.slice(1).filter((d) => d.x > first.size * 2.5);
-  return [{ ...first, x: first.size * (0.5 - outside), angle: 0 }, ...others];
+  return [{ ...first, x: first.size * (0.5 - outside), angle }, ...others];
 }
