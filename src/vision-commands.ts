@@ -3,8 +3,8 @@
  * the calibration from the command line. Errors are thrown as plain
  * sentences; `cli.ts` prints them and exits non-zero.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import cv from './hardware/opencv.js';
 import { DIE_COLOURS } from './hardware/types.js';
@@ -13,6 +13,7 @@ import { annotate } from './vision/annotate.js';
 import { calibrate, calibratedConfig, readCalibrationFile, writeCalibrationFile, type Calibration } from './vision/calibrate.js';
 import { colourDistance } from './vision/palette.js';
 import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from './vision/read-dice.js';
+import { encodedImageProblem } from './hardware/image-bytes.js';
 import { VisionError, type DiceReading } from './vision/types.js';
 import { errorText } from './error-text.js';
 
@@ -34,11 +35,28 @@ export function calibrationFile(dataDir: string): string {
 
 function loadImage(file: string): cv.Mat {
   if (!existsSync(file)) throw new Error(`cannot read image '${file}': no such file`);
+  let bytes: Buffer;
   try {
-    return decodeFrame(readFileSync(file));
+    bytes = readFileSync(file);
+  } catch (err) {
+    throw new Error(`cannot read image '${file}': ${errorText(err)}`);
+  }
+  const problem = encodedImageProblem(bytes);
+  if (problem) throw new Error(`'${file}' is not a readable image: ${problem}`);
+  try {
+    return decodeFrame(bytes);
   } catch (err) {
     if (err instanceof VisionError) throw new Error(`'${file}' is not a readable image (JPEG, PNG...)`);
-    throw new Error(`cannot read image '${file}': ${errorText(err)}`);
+    throw err;
+  }
+}
+
+/** Writes an image file (PNG or JPEG by its name), throwing with the reason when it cannot (cv.imwrite fails silently). */
+function writeImage(file: string, image: cv.Mat): void {
+  try {
+    writeFileSync(file, cv.imencode(extname(file), image));
+  } catch (err) {
+    throw new Error(`cannot write '${file}': ${errorText(err)}`);
   }
 }
 
@@ -83,7 +101,7 @@ export async function readCommand(args: readonly string[]): Promise<number> {
   const started = performance.now();
   const reading = readDiceInImage(image, calibratedConfig(calibration), expected);
   const result = { ...reading, ms: performance.now() - started };
-  if (values.annotate !== undefined) cv.imwrite(values.annotate, annotate(image, result));
+  if (values.annotate !== undefined) writeImage(values.annotate, annotate(image, result));
   if (values.json) {
     process.stdout.write(`${JSON.stringify(readingJson(result))}\n`);
   } else {
@@ -137,7 +155,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
   }
   const calibration = calibrate(empty, shots, 'empty-tray.png', new Date());
   mkdirSync(dataDir, { recursive: true });
-  if (empty) cv.imwrite(join(dataDir, 'empty-tray.png'), empty);
+  if (empty) writeImage(join(dataDir, 'empty-tray.png'), empty);
   const file = calibrationFile(dataDir);
   writeCalibrationFile(file, calibration);
   const t = calibration.tray;

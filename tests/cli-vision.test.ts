@@ -97,6 +97,26 @@ describe('dice-tower read', () => {
     const badAnnotate = await run(['read', fixture('las-vegas/lv-red.jpg'), '--annotate', 'out.gif']);
     expect(badAnnotate.err).toContain('--annotate needs a .png or .jpg');
   });
+
+  it('refuses an empty image and a JPEG cut short, naming the problem, and says when the annotated image cannot be written', { timeout: 120_000 }, async () => {
+    const dir = emptyData();
+    const empty = join(dir, 'empty.jpg');
+    writeFileSync(empty, '');
+    const emptyRun = await run(['read', empty, '--json']);
+    expect(emptyRun.code).toBe(1);
+    expect(emptyRun.err).toContain(`'${empty}' is not a readable image: it is empty (0 bytes)`);
+    const cut = join(dir, 'cut.jpg');
+    const whole = readFileSync(fixture('las-vegas/lv-red.jpg'));
+    writeFileSync(cut, whole.subarray(0, whole.length >> 1));
+    const cutRun = await run(['read', cut, '--json']);
+    expect(cutRun.code).toBe(1);
+    expect(cutRun.err).toContain('the JPEG data stops before its end');
+    expect(cutRun.out).toBe('');
+    const nowhere = join(dir, 'no-such-folder', 'out.png');
+    const annotateRun = await run(['read', fixture('las-vegas/lv-red.jpg'), '--annotate', nowhere]);
+    expect(annotateRun.code).toBe(1);
+    expect(annotateRun.err).toContain(`cannot write '${nowhere}'`);
+  });
 });
 
 describe('dice-tower calibrate', () => {

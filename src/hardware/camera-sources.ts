@@ -3,11 +3,12 @@
  * or an index) or a video file, and a folder of still images. All deliver
  * JPEG frames through the `Camera` interface, like the simulator.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import cv from './opencv.js';
 import { CameraError, type Camera, type Frame } from './types.js';
 import { errorText } from '../error-text.js';
+import { encodedImageProblem } from './image-bytes.js';
 
 // Not every binding exports these; they are OpenCV's own numbers (videoio.hpp).
 const CAP_PROP_AUTO_WB = 44;
@@ -105,6 +106,27 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
 
 const IMAGE_TYPES = new Set(['.jpg', '.jpeg', '.png', '.bmp', '.webp']);
 
+/** An image file of a replayed folder, decoded to BGR; `camera/no_frame`, naming the file and the problem, when it is not a whole image. */
+function readImageFile(file: string): cv.Mat {
+  const fail = (problem: string) => new CameraError('camera/no_frame', `${file} is not a readable image: ${problem}`);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    throw fail(errorText(err));
+  }
+  const problem = encodedImageProblem(bytes);
+  if (problem) throw fail(problem);
+  let image: cv.Mat;
+  try {
+    image = cv.imdecode(bytes, cv.IMREAD_COLOR);
+  } catch (err) {
+    throw fail(errorText(err));
+  }
+  if (image.empty) throw fail('not an image OpenCV can decode');
+  return image;
+}
+
 /**
  * Replays a folder of still images in name order, one per capture, from the
  * start again after the last (`loop`), or failing with `camera/no_frame`.
@@ -129,9 +151,7 @@ export function openFolderCamera(folder: string, loop = true): Camera {
         next = 0;
       }
       const file = files[next++] as string;
-      const image = cv.imread(file);
-      if (image.empty) throw new CameraError('camera/no_frame', `${file} is not a readable image`);
-      return encoded(image, 95);
+      return encoded(readImageFile(file), 95);
     },
   };
 }

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
-import { DEFAULT_VISION_CONFIG, distanceMap, median, readDiceInImage, type VisionConfig } from './read-dice.js';
+import { checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, median, readDiceInImage, type VisionConfig } from './read-dice.js';
 import type { Region } from './validity.js';
 import { errorText } from '../error-text.js';
 
@@ -90,6 +90,7 @@ export function measureDice(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CO
 export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, cv.Mat>>, emptyTrayFile: string | null, now: Date): Calibration {
   const first = empty ?? Object.values(shots)[0];
   if (!first) throw new Error('nothing to calibrate from: give an empty-tray image or camera, or dice shots (--dice colour=image)');
+  checkFrameSize(first);
   const tray = empty ? findTrayRegion(empty) : null;
   const cfg = { ...DEFAULT_VISION_CONFIG, tray };
   const palette: Record<string, Lab> = {};
@@ -124,13 +125,15 @@ function isLab(v: unknown): v is Lab {
 /** Reads a calibration file; null when there is none. Throws, naming the file, when it is not a calibration. */
 export function readCalibrationFile(file: string): Calibration | null {
   if (!existsSync(file)) return null;
-  let data: Partial<Calibration>;
+  let parsed: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8')) as Partial<Calibration>;
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new Error(`${file} is not valid JSON (${errorText(err)}): run dice-tower calibrate again`);
   }
   const bad = (what: string) => new Error(`${file} is not a dice-tower calibration (${what}): run dice-tower calibrate again`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad(`it holds ${Array.isArray(parsed) ? 'a list' : String(parsed)}, not an object`);
+  const data = parsed as Partial<Calibration>;
   if (data.version !== 1) throw bad(`version ${String(data.version)}`);
   if (typeof data.palette !== 'object' || data.palette === null || !Object.values(data.palette).every(isLab)) throw bad('bad palette');
   if (data.dieSize !== null && (typeof data.dieSize !== 'number' || !(data.dieSize > 0))) throw bad('bad die size');

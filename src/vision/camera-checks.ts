@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import cv from '../hardware/opencv.js';
 import { CameraError, type Camera, type Frame } from '../hardware/types.js';
+import { encodedImageProblem } from '../hardware/image-bytes.js';
 
 export interface CameraCheckOptions {
   /** Mean brightness (0-255) below which a frame counts as black. */
@@ -22,6 +23,7 @@ export interface CameraCheckOptions {
 
 /** Mean brightness (0-255) of an encoded image, measured on an eighth-size grey decode (a few ms). */
 export function meanBrightness(image: Buffer): number | null {
+  if (encodedImageProblem(image)) return null; // not a whole image: the reader says so with its own error
   let grey: cv.Mat;
   try {
     grey = cv.imdecode(image, cv.IMREAD_REDUCED_GRAYSCALE_8);

@@ -5,6 +5,7 @@ import { DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
 import { DEFAULT_SCENE_CONFIG, judgeScene, type SceneConfig } from './validity.js';
 import { errorText } from '../error-text.js';
+import { encodedImageProblem } from '../hardware/image-bytes.js';
 
 /**
  * Every tunable of the reader, with its unit and which way to turn it.
@@ -1226,9 +1227,20 @@ function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: numbe
   return guesses;
 }
 
+/** The smallest frame side the reader and calibration take: the tray floor is estimated on a copy an eighth the size, and the calibration probes the middle of a quarter-size copy over 16 pixels. */
+export const MIN_FRAME_SIDE = 64;
+
+/** Throws `vision/bad_frame` for a frame too small to be a camera's view of the tray. */
+export function checkFrameSize(image: cv.Mat): void {
+  if (image.cols < MIN_FRAME_SIDE || image.rows < MIN_FRAME_SIDE) {
+    throw new VisionError('vision/bad_frame', `the frame is ${image.cols}x${image.rows}: too small for a camera's view of the tray (at least ${MIN_FRAME_SIDE}x${MIN_FRAME_SIDE})`);
+  }
+}
+
 /** Reads every die in a decoded BGR frame. Pure: the frame is not changed. */
 export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG, expectedCount?: number): DiceReading {
   const started = performance.now();
+  checkFrameSize(image);
   const calibrated = cfg.trayFrame;
   if (calibrated && (image.cols !== calibrated.width || image.rows !== calibrated.height)) {
     throw new VisionError('vision/calibration_mismatch', `the frame is ${image.cols}x${image.rows}, but the tray was calibrated on ${calibrated.width}x${calibrated.height} frames: calibrate again at this size (dice-tower calibrate), or read without the calibration`);
@@ -1268,11 +1280,16 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
 }
 
-/** Decodes an encoded image (JPEG, PNG...) into a BGR Mat. */
-export function decodeFrame(bytes: Buffer): cv.Mat {
+/**
+ * Decodes an encoded image (JPEG, PNG...) into a Mat: BGR by default (a grey
+ * or RGBA image too), or as `flags` asks (the settle detector's small grey copy).
+ */
+export function decodeFrame(bytes: Buffer, flags: number = cv.IMREAD_COLOR): cv.Mat {
+  const problem = encodedImageProblem(bytes);
+  if (problem) throw new VisionError('vision/bad_frame', `the frame is not a readable image: ${problem}`);
   let image: cv.Mat;
   try {
-    image = cv.imdecode(bytes);
+    image = cv.imdecode(bytes, flags);
   } catch (err) {
     throw new VisionError('vision/bad_frame', `the frame is not a readable image (${errorText(err)})`);
   }

@@ -9,7 +9,7 @@
 import cv from '../hardware/opencv.js';
 import { CameraError, type Camera, type Frame } from '../hardware/types.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading } from './types.js';
-import { errorText } from '../error-text.js';
+import { decodeFrame } from './read-dice.js';
 
 export interface SettleConfig {
   /** How long the scene must stay still before it is read, ms. Raise it for dice that rock slowly. */
@@ -55,13 +55,7 @@ export function checkSettleConfig(cfg: SettleConfig): void {
 
 /** A frame shrunk 4x in grey and smoothed: enough to see a die move, cheap to compare. */
 function motionImage(frame: Frame): cv.Mat {
-  let image: cv.Mat;
-  try {
-    image = cv.imdecode(frame.image, cv.IMREAD_REDUCED_GRAYSCALE_4);
-  } catch (err) {
-    throw new VisionError('vision/bad_frame', `the frame is not a readable image (${errorText(err)})`);
-  }
-  if (image.empty || image.rows === 0) throw new VisionError('vision/bad_frame', 'the frame is not a readable image');
+  const image = decodeFrame(frame.image, cv.IMREAD_REDUCED_GRAYSCALE_4);
   const smooth = image.gaussianBlur(new cv.Size(5, 5), 1.2);
   // Freed now, as the reader's (a frame's buffers left to V8's collector set off full collections).
   image.release();

@@ -63,6 +63,20 @@ describe('folder camera', () => {
   });
 });
 
+describe('a replayed folder with a broken image', () => {
+  it.each([
+    ['empty', () => Buffer.alloc(0), 'it is empty (0 bytes)'],
+    ['cut short', () => cv.imencode('.jpg', numbered(1)).subarray(0, 300), 'the JPEG data stops before its end'],
+    ['not an image', () => Buffer.from('these are not pixels'), 'not an image OpenCV can decode'],
+  ] as const)('fails the capture with camera/no_frame, naming the file and the problem (%s)', async (_, bytes, problem) => {
+    const folder = mkdtempSync(join(tmpdir(), 'dice-tower-broken-'));
+    writeFileSync(join(folder, 'a.jpg'), bytes());
+    const camera = openFolderCamera(folder);
+    await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/no_frame', message: expect.stringContaining(`${join(folder, 'a.jpg')} is not a readable image: ${problem}`) });
+    rmSync(folder, { recursive: true });
+  });
+});
+
 describe('capturing frees every OpenCV buffer it allocates (a live camera captures 30 a second)', () => {
   it('a video camera, dropping a stale frame before each', async () => {
     const camera = openVideoCamera({ source: join(dir, 'roll.avi'), staleFrames: 1 });

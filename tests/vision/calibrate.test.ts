@@ -103,5 +103,14 @@ describe('calibration from simulator images', () => {
     expect(() => readCalibrationFile(file)).toThrow(/is not a dice-tower calibration \(bad palette\)/);
     writeFileSync(file, 'not json');
     expect(() => readCalibrationFile(file)).toThrow(/is not valid JSON/);
+    writeFileSync(file, 'null');
+    expect(() => readCalibrationFile(file)).toThrow(/calibration\.json is not a dice-tower calibration \(it holds null, not an object\)/);
+    writeFileSync(file, '[]');
+    expect(() => readCalibrationFile(file)).toThrow(/is not a dice-tower calibration \(it holds a list, not an object\)/);
+  });
+
+  it('refuses a frame too small to be a view of the tray, naming its size', () => {
+    const tiny = new cv.Mat(40, 40, cv.CV_8UC3, [90, 120, 60]);
+    expect(() => calibrate(tiny, {}, null, new Date(0))).toThrow(expect.objectContaining({ code: 'vision/bad_frame', message: expect.stringContaining('the frame is 40x40: too small') }));
   });
 });
