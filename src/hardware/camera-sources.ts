@@ -37,8 +37,8 @@ export interface VideoCamera extends Camera {
 }
 
 /** A captured image as a JPEG frame, the image freed. */
-function encoded(image: cv.Mat, quality: number): Frame {
-  const frame = { image: cv.imencode('.jpg', image, [cv.IMWRITE_JPEG_QUALITY, quality]), width: image.cols, height: image.rows, capturedAt: Date.now() };
+function encoded(image: cv.Mat, quality: number, capturedAt = Date.now()): Frame {
+  const frame = { image: cv.imencode('.jpg', image, [cv.IMWRITE_JPEG_QUALITY, quality]), width: image.cols, height: image.rows, capturedAt };
   image.release();
   return frame;
 }
@@ -75,6 +75,8 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
   };
 
   capture = open();
+  const fromFile = !isDevice(options.source);
+  const openedAt = Date.now();
   return {
     settings,
     async capture(): Promise<Frame> {
@@ -95,7 +97,8 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
         capture = null;
         throw new CameraError('camera/no_frame', `camera ${String(options.source)} gave no frame (unplugged, busy, or the end of the video)`);
       }
-      return encoded(image, quality);
+      // A video file's frames carry its own clock: read faster or slower than it was recorded, a roll still takes as long as it did.
+      return encoded(image, quality, fromFile ? openedAt + capture.get(cv.CAP_PROP_POS_MSEC) : Date.now());
     },
     close() {
       capture?.release();

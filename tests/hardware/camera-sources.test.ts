@@ -38,6 +38,14 @@ describe('video camera (VideoCapture)', () => {
     camera.close();
   });
 
+  it('stamps a video file\'s frames with its own clock (10 frames a second: 100 ms apart, however fast they are read)', async () => {
+    const camera = openVideoCamera({ source: join(dir, 'roll.avi') });
+    const times: number[] = [];
+    for (let i = 0; i < 4; i++) times.push((await camera.capture()).capturedAt);
+    camera.close();
+    for (let i = 1; i < 4; i++) expect(Math.abs((times[i] as number) - (times[i - 1] as number) - 100)).toBeLessThan(1);
+  });
+
   it('names the camera it cannot open', async () => {
     expect(() => openVideoCamera({ source: join(dir, 'missing.avi') })).toThrow(/missing\.avi does not exist/);
     expect(() => openVideoCamera({ source: '/dev/video97' })).toThrow(/video97 does not exist/);
