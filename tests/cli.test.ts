@@ -145,7 +145,7 @@ describe('dice-tower command', () => {
     [['serve', '--serial', '/dev/ttyNOPE', '--camera', fileURLToPath(new URL('../fixtures/vision', import.meta.url)), '--port', '0'], /ttyNOPE/],
     [['serve', '--light', '300'], /light must be a whole number from 0 to 255/],
     [['serve', '--agree-frames', '0'], /agree-frames must be a whole number from 1 to 10, got '0'/],
-    [['serve', '--still-ms', '9000', '--port', '0'], /settle config: timeoutMs \(8000\) must be at least stillMs and agreeFrames - 1 frame intervals \(9000\)/],
+    [['serve', '--still-ms', '9000', '--port', '0'], /settle config: timeoutMs \(8000\) must be at least stillMs \+ agreeFrames frame intervals \(9300\)/],
     [['roll-all'], /unknown command 'roll-all'/],
   ])('refuses %j with a message naming the problem', async (argv, message) => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

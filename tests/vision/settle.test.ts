@@ -106,8 +106,10 @@ describe('settle settings', () => {
     [{ agreeFrames: 2.5 }, 'agreeFrames must be a whole number of at least 1, got 2.5'],
     [{ stillMs: -1 }, 'stillMs and intervalMs must be 0 or more, got -1 and 100'],
     [{ intervalMs: Number.NaN }, 'stillMs and intervalMs must be 0 or more, got 600 and NaN'],
-    [{ stillMs: 9000 }, 'timeoutMs (8000) must be at least stillMs and agreeFrames - 1 frame intervals (9000)'],
-    [{ agreeFrames: 5, intervalMs: 2500 }, 'timeoutMs (8000) must be at least stillMs and agreeFrames - 1 frame intervals (10000)'],
+    [{ stillMs: 9000 }, 'timeoutMs (8000) must be at least stillMs + agreeFrames frame intervals (9300)'],
+    [{ agreeFrames: 5, intervalMs: 1500 }, 'timeoutMs (8000) must be at least stillMs + agreeFrames frame intervals (8100)'],
+    // As long as the still time alone: no frame lands exactly on it, so every roll was a jam.
+    [{ stillMs: 600, timeoutMs: 600 }, 'timeoutMs (600) must be at least stillMs + agreeFrames frame intervals (900)'],
     [{ pixelThreshold: 255 }, 'pixelThreshold must be a grey level from 0 to 254, got 255'],
     [{ movingShare: 1 }, 'movingShare must be a share from 0 to below 1, got 1'],
   ])('refuses %j, naming the setting', (bad, message) => {
