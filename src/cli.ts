@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { PACKAGE_VERSION, parseColours, serve } from './server.js';
 import { calibrateCommand, READ_USAGE, readCommand } from './vision-commands.js';
 import { errorText } from './error-text.js';
+import { cameraSettings, integer } from './cli-options.js';
 
 const USAGE = `Usage: dice-tower <command> [options]
 
@@ -37,16 +38,17 @@ Options of serve (environment variables in brackets):
   --settle-timeout-ms N  ...and reports a jam after this long (default 8000)
   --agree-frames N   ...then reads this many still frames, which must agree
                      (default 3; 1 reads one)
+  --exposure N       Fix a camera device's exposure (V4L2 units of 100 µs,
+                     1-100000); default automatic. Automatic exposure and white
+  --white-balance K  balance change the dice's colours between frames: fix
+                     them where the driver allows (white balance in kelvin,
+                     1000-15000); a warning says when the driver refuses
   --data DIR         Data directory: the game log and camera frames
                      [DICE_TOWER_DATA] (default ./data)
   --log-level LEVEL  fatal, error, warn, info, debug (default warn)
 `;
 
-function integer(name: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got '${text}'`);
-  return n;
-}
+
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -72,6 +74,8 @@ export async function main(argv: readonly string[]): Promise<number> {
             'still-ms': { type: 'string' },
             'settle-timeout-ms': { type: 'string' },
             'agree-frames': { type: 'string' },
+            exposure: { type: 'string' },
+            'white-balance': { type: 'string' },
             data: { type: 'string' },
           },
           strict: true,
@@ -95,6 +99,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           stillMs: integer('still-ms', values['still-ms'] ?? '600', 0, 60_000),
           settleTimeoutMs: integer('settle-timeout-ms', values['settle-timeout-ms'] ?? '8000', 500, 120_000),
           agreeFrames: integer('agree-frames', values['agree-frames'] ?? '3', 1, 10),
+          ...cameraSettings(values),
         });
         return 0;
       }

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
+import { createHandTower, createSimulator, DIE_COLOURS, openFolderCamera, openVideoCamera, refusedSettings, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
 import { checkedCamera, checkSettleConfig, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
 import { calibratedConfig, readCalibrationFile } from './vision/calibrate.js';
 import { DEFAULT_TRAY } from './hardware/simulator/index.js';
@@ -46,7 +46,11 @@ export interface ServeConfig {
   readonly settleTimeoutMs?: number;
   /** ...and then reads this many still frames, which must agree (default 3). */
   readonly agreeFrames?: number;
+  /** A camera device's fixed exposure (V4L2: 100 µs steps) and white balance (kelvin); null or absent leaves the driver's automatic one. */
+  readonly exposure?: number | null;
+  readonly whiteBalance?: number | null;
 }
+
 
 /**
  * The hardware the options name: the simulator; a real camera over dice thrown
@@ -60,7 +64,10 @@ async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Ca
   }
   const source = /^\d+$/.test(config.camera) ? Number(config.camera) : config.camera;
   const isFolder = typeof source === 'string' && !source.startsWith('/dev/') && statSync(source, { throwIfNoEntry: false })?.isDirectory();
-  const device = isFolder ? openFolderCamera(source) : openVideoCamera({ source, width: 1280, height: 720 });
+  if (isFolder && (config.exposure != null || config.whiteBalance != null)) throw new Error('--exposure and --white-balance set a camera device; a folder of images has neither');
+  const video = isFolder ? null : openVideoCamera({ source, width: 1280, height: 720, exposure: config.exposure ?? null, whiteBalance: config.whiteBalance ?? null });
+  for (const warning of video ? refusedSettings(config, video) : []) process.stderr.write(`dice-tower: warning: ${warning}\n`);
+  const device = video ?? openFolderCamera(source as string);
   const closeCamera = async () => ('close' in device ? (device as VideoCamera).close() : undefined);
   // A live stream (not a folder of stills) is read only once the dice have settled.
   const live = !isFolder;

@@ -8,7 +8,7 @@ import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import cv from './hardware/opencv.js';
 import { DIE_COLOURS } from './hardware/types.js';
-import { openVideoCamera } from './hardware/camera-sources.js';
+import { openVideoCamera, refusedSettings } from './hardware/camera-sources.js';
 import { annotate } from './vision/annotate.js';
 import { calibrate, calibratedConfig, readCalibrationFile, writeCalibrationFile, type Calibration } from './vision/calibrate.js';
 import { colourDistance } from './vision/palette.js';
@@ -16,6 +16,7 @@ import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from './vision/re
 import { encodedImageProblem } from './hardware/image-bytes.js';
 import { VisionError, type DiceReading } from './vision/types.js';
 import { errorText } from './error-text.js';
+import { cameraSettings } from './cli-options.js';
 
 export const READ_USAGE = `  read IMAGE   Read the dice in a photo of the tray
                --json             print the reading as JSON
@@ -25,6 +26,7 @@ export const READ_USAGE = `  read IMAGE   Read the dice in a photo of the tray
   calibrate    Measure the tray and the dice, write <data dir>/calibration.json
                --image FILE | --camera SOURCE   the empty tray, from a photo or a camera
                --dice COLOUR=FILE ...           a photo of each colour's dice lying flat
+               --exposure N, --white-balance K  fix the camera's settings, as serve does
                --data DIR                       [DICE_TOWER_DATA] (default ./data)
 `;
 
@@ -129,10 +131,12 @@ function closePairs(calibration: Calibration): string[] {
 export async function calibrateCommand(args: readonly string[]): Promise<number> {
   const { values } = parseArgs({
     args: [...args],
-    options: { image: { type: 'string' }, camera: { type: 'string' }, dice: { type: 'string', multiple: true }, data: { type: 'string' } },
+    options: { image: { type: 'string' }, camera: { type: 'string' }, dice: { type: 'string', multiple: true }, data: { type: 'string' }, exposure: { type: 'string' }, 'white-balance': { type: 'string' } },
     strict: true,
   });
   if (values.image !== undefined && values.camera !== undefined) throw new Error('give the empty tray either as --image or as --camera, not both');
+  const fixed = cameraSettings(values);
+  if (values.camera === undefined && (fixed.exposure !== null || fixed.whiteBalance !== null)) throw new Error('--exposure and --white-balance set the camera: use them with --camera');
   const dataDir = values.data ?? process.env.DICE_TOWER_DATA ?? 'data';
   const shots: Record<string, cv.Mat> = {};
   for (const spec of values.dice ?? []) {
@@ -146,7 +150,8 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
   if (values.image !== undefined) empty = loadImage(values.image);
   if (values.camera !== undefined) {
     const source = /^\d+$/.test(values.camera) ? Number(values.camera) : values.camera;
-    const camera = openVideoCamera({ source, width: 1280, height: 720 });
+    const camera = openVideoCamera({ source, width: 1280, height: 720, ...fixed });
+    for (const warning of refusedSettings(fixed, camera)) process.stderr.write(`dice-tower: warning: ${warning}\n`);
     try {
       empty = decodeFrame((await camera.capture()).image);
     } finally {

@@ -146,6 +146,10 @@ describe('dice-tower command', () => {
     [['serve', '--light', '300'], /light must be a whole number from 0 to 255/],
     [['serve', '--agree-frames', '0'], /agree-frames must be a whole number from 1 to 10, got '0'/],
     [['serve', '--still-ms', '9000', '--port', '0'], /settle config: timeoutMs \(8000\) must be at least stillMs \+ agreeFrames frame intervals \(9300\)/],
+    [['serve', '--exposure', '0'], /exposure must be a whole number from 1 to 100000, got '0'/],
+    [['serve', '--white-balance', '20000'], /white-balance must be a whole number from 1000 to 15000, got '20000'/],
+    [['serve', '--camera', fileURLToPath(new URL('../fixtures/vision', import.meta.url)), '--exposure', '100', '--port', '0'], /--exposure and --white-balance set a camera device; a folder of images has neither/],
+    [['calibrate', '--image', fileURLToPath(new URL('../fixtures/las-vegas/lv-red.jpg', import.meta.url)), '--white-balance', '4000'], /--exposure and --white-balance set the camera: use them with --camera/],
     [['roll-all'], /unknown command 'roll-all'/],
   ])('refuses %j with a message naming the problem', async (argv, message) => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -43,6 +43,14 @@ function encoded(image: cv.Mat, quality: number, capturedAt = Date.now()): Frame
   return frame;
 }
 
+/** Warnings for fixed camera settings asked for that the driver refused (many webcams ignore some): the colours may drift between frames. */
+export function refusedSettings(asked: Pick<VideoCameraOptions, 'exposure' | 'whiteBalance'>, camera: VideoCamera): string[] {
+  const refused: string[] = [];
+  if (asked.exposure != null && !camera.settings.exposure) refused.push(`the camera did not take the fixed exposure ${asked.exposure}: it stays automatic`);
+  if (asked.whiteBalance != null && !camera.settings.whiteBalance) refused.push(`the camera did not take the fixed white balance ${asked.whiteBalance} K: it stays automatic`);
+  return refused;
+}
+
 const isDevice = (source: number | string) => typeof source === 'number' || source.startsWith('/dev/video');
 
 /** Opens a webcam or a video file. Throws CameraError `camera/not_found` when it cannot be opened. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cv from '../../src/hardware/opencv.js';
-import { openFolderCamera, openVideoCamera } from '../../src/hardware/camera-sources.js';
+import { openFolderCamera, openVideoCamera, refusedSettings } from '../../src/hardware/camera-sources.js';
 import { buffersHeldAfter } from '../opencv-buffers.js';
 
 let dir: string;
@@ -44,6 +44,18 @@ describe('video camera (VideoCapture)', () => {
     for (let i = 0; i < 4; i++) times.push((await camera.capture()).capturedAt);
     camera.close();
     for (let i = 1; i < 4; i++) expect(Math.abs((times[i] as number) - (times[i - 1] as number) - 100)).toBeLessThan(1);
+  });
+
+  it('says which fixed settings the driver refused (a video file takes neither)', async () => {
+    const camera = openVideoCamera({ source: join(dir, 'roll.avi'), exposure: 100, whiteBalance: 4000 });
+    expect(camera.settings).toEqual({ exposure: false, whiteBalance: false });
+    expect(refusedSettings({ exposure: 100, whiteBalance: 4000 }, camera)).toEqual([
+      'the camera did not take the fixed exposure 100: it stays automatic',
+      'the camera did not take the fixed white balance 4000 K: it stays automatic',
+    ]);
+    // Not asked for, not refused.
+    expect(refusedSettings({ exposure: null }, camera)).toEqual([]);
+    camera.close();
   });
 
   it('names the camera it cannot open', async () => {
