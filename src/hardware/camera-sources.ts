@@ -51,12 +51,13 @@ export function refusedSettings(asked: Pick<VideoCameraOptions, 'exposure' | 'wh
   return refused;
 }
 
-const isDevice = (source: number | string) => typeof source === 'number' || source.startsWith('/dev/video');
+/** A camera device (an index, /dev/videoN, or a stable name such as /dev/v4l/by-id/...), not a video file. */
+export const isCameraDevice = (source: number | string) => typeof source === 'number' || source.startsWith('/dev/');
 
 /** Opens a webcam or a video file. Throws CameraError `camera/not_found` when it cannot be opened. */
 export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
   const quality = options.jpegQuality ?? 90;
-  const stale = options.staleFrames ?? (isDevice(options.source) ? 2 : 0);
+  const stale = options.staleFrames ?? (isCameraDevice(options.source) ? 2 : 0);
   let capture: cv.VideoCapture | null = null;
   const settings = { exposure: false, whiteBalance: false };
 
@@ -66,7 +67,7 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
     }
     let cap: cv.VideoCapture;
     try {
-      cap = isDevice(options.source) ? new cv.VideoCapture(options.source, cv.CAP_V4L2) : new cv.VideoCapture(options.source);
+      cap = isCameraDevice(options.source) ? new cv.VideoCapture(options.source, cv.CAP_V4L2) : new cv.VideoCapture(options.source);
     } catch (err) {
       throw new CameraError('camera/not_found', `cannot open camera ${String(options.source)}: ${errorText(err)}`);
     }
@@ -83,7 +84,7 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
   };
 
   capture = open();
-  const fromFile = !isDevice(options.source);
+  const fromFile = !isCameraDevice(options.source);
   const openedAt = Date.now();
   return {
     settings,

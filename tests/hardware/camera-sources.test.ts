@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cv from '../../src/hardware/opencv.js';
-import { openFolderCamera, openVideoCamera, refusedSettings } from '../../src/hardware/camera-sources.js';
+import { isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings } from '../../src/hardware/camera-sources.js';
 import { buffersHeldAfter } from '../opencv-buffers.js';
 
 let dir: string;
@@ -56,6 +56,11 @@ describe('video camera (VideoCapture)', () => {
     // Not asked for, not refused.
     expect(refusedSettings({ exposure: null }, camera)).toEqual([]);
     camera.close();
+  });
+
+  it('takes every /dev path for a camera device (stable names like /dev/v4l/by-id/... too), anything else for a video file', () => {
+    for (const device of [0, 2, '/dev/video0', '/dev/v4l/by-id/usb-Logitech_C920-video-index0']) expect(isCameraDevice(device)).toBe(true);
+    for (const file of ['roll.avi', '/home/me/roll.mp4']) expect(isCameraDevice(file)).toBe(false);
   });
 
   it('names the camera it cannot open', async () => {
