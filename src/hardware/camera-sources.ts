@@ -86,31 +86,54 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
   capture = open();
   const fromFile = !isCameraDevice(options.source);
   const openedAt = Date.now();
+  // Frames are read off the main thread (a read waits for the camera, up to V4L2's timeout when it hangs: the server must keep
+  // answering meanwhile). A capture closed while a read is in progress is freed when that read ends, never under it.
+  let reads = 0;
+  let closed = false;
+  const drop = (cap: cv.VideoCapture) => {
+    if (capture === cap) capture = null;
+    // Once closed, the last read to end frees it.
+    if (reads === 0 && !closed) cap.release();
+  };
+  const read = async (cap: cv.VideoCapture): Promise<cv.Mat> => {
+    reads++;
+    try {
+      return await cap.readAsync();
+    } finally {
+      reads--;
+      if (closed && reads === 0) cap.release();
+    }
+  };
   return {
     settings,
     async capture(): Promise<Frame> {
+      if (closed) throw new CameraError('camera/lost', `camera ${String(options.source)} was closed`);
       // A camera that was lost (unplugged) is opened again on the next capture.
       capture ??= open();
+      const cap = capture;
       let image: cv.Mat;
       try {
         // Dropped frames are freed at once, not left to V8's collector (a 1280×720 frame is 2.7 MB of external memory to it).
-        for (let i = 0; i < stale; i++) capture.read().release();
-        image = capture.read();
+        for (let i = 0; i < stale; i++) (await read(cap)).release();
+        image = await read(cap);
       } catch (err) {
-        capture.release();
-        capture = null;
+        drop(cap);
         throw new CameraError('camera/lost', `camera ${String(options.source)} stopped answering: ${errorText(err)}`);
       }
+      if (closed) {
+        image.release();
+        throw new CameraError('camera/lost', `camera ${String(options.source)} was closed`);
+      }
       if (image.empty || image.rows === 0) {
-        capture.release();
-        capture = null;
+        drop(cap);
         throw new CameraError('camera/no_frame', `camera ${String(options.source)} gave no frame (unplugged, busy, or the end of the video)`);
       }
       // A video file's frames carry its own clock: read faster or slower than it was recorded, a roll still takes as long as it did.
-      return encoded(image, quality, fromFile ? openedAt + capture.get(cv.CAP_PROP_POS_MSEC) : Date.now());
+      return encoded(image, quality, fromFile ? openedAt + cap.get(cv.CAP_PROP_POS_MSEC) : Date.now());
     },
     close() {
-      capture?.release();
+      closed = true;
+      if (capture && reads === 0) capture.release();
       capture = null;
     },
   };

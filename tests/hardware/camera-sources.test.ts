@@ -63,6 +63,14 @@ describe('video camera (VideoCapture)', () => {
     for (const file of ['roll.avi', '/home/me/roll.mp4']) expect(isCameraDevice(file)).toBe(false);
   });
 
+  it('rejects a capture in progress when the camera is closed (the camera is freed after the read, not under it), and refuses later ones', async () => {
+    const camera = openVideoCamera({ source: join(dir, 'roll.avi') });
+    const pending = camera.capture();
+    camera.close();
+    await expect(pending).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining('was closed') });
+    await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/lost' });
+  });
+
   it('names the camera it cannot open', async () => {
     expect(() => openVideoCamera({ source: join(dir, 'missing.avi') })).toThrow(/missing\.avi does not exist/);
     expect(() => openVideoCamera({ source: '/dev/video97' })).toThrow(/video97 does not exist/);
