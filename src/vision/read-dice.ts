@@ -766,28 +766,30 @@ function diceOfBlobs(image: cv.Mat, contours: readonly cv.Contour[], cfg: Vision
   return { blobs, objects };
 }
 
-// diceByPips, as shares of the frame's median die: the largest speck that may be a pip, the farthest a face's pips lie from
-// their nearest neighbour (a 5's corner to its centre is about 0.35), the widest a face's pips spread (a 6's corners, about 0.6),
-// and how near a found die's centre a group may be (over the two dice's mean size: dice lying side by side are about 1 apart;
-// a side face of a found die, seen obliquely, 0.65-0.75 on matteop65).
+// diceByPips, as shares of the frame's median die: the largest speck that may be a pip; how far from a face's centre its pips
+// lie (at most about 0.4, a corner's; a neighbouring die's nearest pip, dice touching, about 0.6); and how near a found die's
+// centre a face may be (over the two dice's mean size: dice lying side by side are about 1 apart; a side face of a found die,
+// seen obliquely, 0.65-0.75 on matteop65).
 const PIP_SPECK_MAX = 0.35;
-const PIP_LINK = 0.5;
-const PIP_SPREAD = 0.9;
+const FACE_RADIUS = 0.5;
 const PIP_GROUP_APART = 0.8;
 
 /**
  * Step 1g: dice that neither the colour test nor the outline test found (a
  * white die on a light floor) still show their pips as specks in the mask.
- * Specks of pip size outside every die found, grouped with their neighbours
- * within a die's width, that form a face's layout (2-6 pips: a lone speck is
- * too weak a sign) are taken as a die of the frame's median size, centred on
- * them and turned as their layout is. The reader keeps such a die only when
- * its face's pips are counted clearly and the classifier is sure of the same
- * value (readDiceInImage).
+ * Round, pip-sized specks outside every die found are grouped into faces:
+ * every face of 2-6 pips has two (opposite corners) whose midpoint is its
+ * centre, so each midpoint of two specks is tried as a centre, with the specks
+ * within `FACE_RADIUS` of it. A group in a face's layout (a lone speck is too
+ * weak a sign), not beside a die found or sharing a speck with a larger face,
+ * is taken as a die of the frame's median size turned as its layout is. The
+ * reader keeps it only when its face's pips are counted clearly and the
+ * classifier is sure of the same value (readDiceInImage).
  */
 function diceByPips(specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): Blob[] {
   if (blobs.length === 0) return []; // no die to take the size from
   const typical = median(blobs.map((blob) => blob.size));
+  const radius = typical * FACE_RADIUS;
   const pips: Pip[] = [];
   for (const { contour: speck, area } of specks) {
     if (area < typical * typical * cfg.pipAreaMin * 0.5) continue;
@@ -799,33 +801,38 @@ function diceByPips(specks: readonly { contour: cv.Contour; area: number }[], bl
     const pip = { x: m.m10 / m.m00, y: m.m01 / m.m00, area };
     if (!blobs.some((blob) => contains(blob.box, pip))) pips.push(pip);
   }
-  // Groups by single linkage: each pip joins every group it lies near.
-  const groups: Pip[][] = [];
-  for (const pip of pips) {
-    const near = groups.filter((group) => group.some((q) => Math.hypot(q.x - pip.x, q.y - pip.y) <= typical * PIP_LINK));
-    const merged = [pip, ...near.flat()];
-    for (const group of near) groups.splice(groups.indexOf(group), 1);
-    groups.push(merged);
+  // Every group of specks around a midpoint, once each.
+  const groups = new Map<string, number[]>();
+  for (let a = 0; a < pips.length; a++) {
+    for (let b = a + 1; b < pips.length; b++) {
+      const [p, q] = [pips[a] as Pip, pips[b] as Pip];
+      if (Math.hypot(p.x - q.x, p.y - q.y) > 2 * radius) continue;
+      const mid = { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
+      const members = pips.flatMap((pip, k) => (Math.hypot(pip.x - mid.x, pip.y - mid.y) <= radius ? [k] : []));
+      if (members.length <= 6) groups.set(members.join(','), members);
+    }
   }
+  // Larger faces first: a 6's column alone would pass for a 3.
+  const taken = new Set<number>();
   const dice: Blob[] = [];
-  for (const group of groups) {
-    if (group.length < 2 || group.length > 6) continue;
-    const xs = group.map((p) => p.x);
-    const ys = group.map((p) => p.y);
-    if (Math.max(...xs) - Math.min(...xs) > typical * PIP_SPREAD || Math.max(...ys) - Math.min(...ys) > typical * PIP_SPREAD) continue;
-    const centre = { x: xs.reduce((a, b) => a + b, 0) / group.length, y: ys.reduce((a, b) => a + b, 0) / group.length };
-    if (blobs.some((blob) => Math.hypot(blob.rect.center.x - centre.x, blob.rect.center.y - centre.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART)) continue;
+  for (const members of [...groups.values()].sort((g, h) => h.length - g.length)) {
+    if (members.some((k) => taken.has(k))) continue;
+    const group = members.map((k) => pips[k] as Pip);
+    const centre = { x: group.reduce((sum, p) => sum + p.x, 0) / group.length, y: group.reduce((sum, p) => sum + p.y, 0) / group.length };
+    // Not a side face of a die found, nor on a face taken already.
+    if ([...blobs, ...dice].some((blob) => Math.hypot(blob.rect.center.x - centre.x, blob.rect.center.y - centre.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART)) continue;
     // A layout's farthest pip is a corner: the die's edges run 45° from it. Checked as the face patch would show it.
     const far = group.reduce((f, p) => (Math.hypot(p.x - centre.x, p.y - centre.y) > Math.hypot(f.x - centre.x, f.y - centre.y) ? p : f));
     const turn = Math.atan2(far.y - centre.y, far.x - centre.x) - Math.PI / 4;
-    const k = cfg.facePatch / typical;
+    const zoom = cfg.facePatch / typical;
     const [cos, sin] = [Math.cos(-turn), Math.sin(-turn)];
     const upright = group.map((p) => {
-      const dx = (p.x - centre.x) * k;
-      const dy = (p.y - centre.y) * k;
-      return { x: cfg.facePatch / 2 + dx * cos - dy * sin, y: cfg.facePatch / 2 + dx * sin + dy * cos, area: p.area * k * k };
+      const dx = (p.x - centre.x) * zoom;
+      const dy = (p.y - centre.y) * zoom;
+      return { x: cfg.facePatch / 2 + dx * cos - dy * sin, y: cfg.facePatch / 2 + dx * sin + dy * cos, area: p.area * zoom * zoom };
     });
     if (!isPipLayout(upright, cfg.facePatch, cfg)) continue;
+    for (const k of members) taken.add(k);
     const rect = new cv.RotatedRect(new cv.Point2(centre.x, centre.y), new cv.Size(typical, typical), (turn * 180) / Math.PI);
     dice.push({ ...toBlob(rect), byPips: true });
   }

@@ -62,21 +62,29 @@ describe('finding white dice on a light floor by their pips', () => {
   }
   const byPips = (frame: cv.Mat) => findDieBlobs(frame, DEFAULT_VISION_CONFIG).blobs.filter((blob) => blob.byPips);
 
-  it('reads a die whose body is the floor\'s colour from its pips, turned as they are', () => {
-    const five = [[-11, -11], [11, -11], [0, 0], [-11, 11], [11, 11]] as const;
-    const turn = (a: number) => five.map(([x, y]) => [Math.round(x * Math.cos(a) - y * Math.sin(a)), Math.round(x * Math.sin(a) + y * Math.cos(a))] as const);
-    for (const pips of [five, turn(0.5)]) {
+  const FACES: Record<number, readonly (readonly [number, number])[]> = {
+    2: [[-11, -11], [11, 11]],
+    3: [[-11, -11], [0, 0], [11, 11]],
+    4: [[-11, -11], [11, -11], [-11, 11], [11, 11]],
+    5: [[-11, -11], [11, -11], [0, 0], [-11, 11], [11, 11]],
+    6: [[-11, -11], [11, -11], [-11, 0], [11, 0], [-11, 11], [11, 11]],
+  };
+  const turned = (pips: readonly (readonly [number, number])[], a: number) => pips.map(([x, y]) => [Math.round(x * Math.cos(a) - y * Math.sin(a)), Math.round(x * Math.sin(a) + y * Math.cos(a))] as const);
+
+  it.each([2, 3, 4, 5, 6])('reads a %i whose body is the floor\'s colour from its pips alone, upright or turned: one die, at their centre', (value) => {
+    for (const pips of [FACES[value] ?? [], turned(FACES[value] ?? [], 0.5)]) {
       const reading = readDiceInImage(floorWithSpecks(pips), DEFAULT_VISION_CONFIG);
-      expect(reading.dice.map((d) => d.value)).toEqual([3, 5]);
+      expect(reading.dice.map((d) => d.value)).toEqual([3, value]);
       expect(reading.dice[1]?.center.x).toBeCloseTo(400, -0.5);
       expect(reading.dice[1]?.center.y).toBeCloseTo(240, -0.5);
+      expect(reading.valid).toBe(true);
     }
-    expect(readDiceInImage(floorWithSpecks(five), { ...DEFAULT_VISION_CONFIG, findByPips: false }).dice.map((d) => d.value)).toEqual([3]);
+    expect(readDiceInImage(floorWithSpecks(FACES[value] ?? []), { ...DEFAULT_VISION_CONFIG, findByPips: false }).dice.map((d) => d.value)).toEqual([3]);
   });
 
   it.each([
     ['a lone speck (a 1 on a white die cannot be told from a spot on the floor)', [[0, 0]]],
-    ['three specks in an L', [[-11, -11], [-11, 11], [11, 11]]],
+    ['three specks in an L', [[-8, -8], [-8, 8], [8, 8]]],
     ['specks farther apart than a die', [[-40, 0], [40, 0]]],
   ] as const)('takes no die from %s', (_, specks) => {
     expect(byPips(floorWithSpecks(specks))).toEqual([]);
