@@ -13,8 +13,8 @@ import { annotate } from './vision/annotate.js';
 import { calibrate, calibratedConfig, readCalibrationFile, writeCalibrationFile, type Calibration } from './vision/calibrate.js';
 import { colourDistance } from './vision/palette.js';
 import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from './vision/read-dice.js';
-import { encodedImageProblem } from './hardware/image-bytes.js';
-import { VisionError, type DiceReading } from './vision/types.js';
+import { decodeImage } from './hardware/image-bytes.js';
+import type { DiceReading } from './vision/types.js';
 import { errorText } from './error-text.js';
 import { cameraSettings } from './cli-options.js';
 
@@ -43,14 +43,9 @@ function loadImage(file: string): cv.Mat {
   } catch (err) {
     throw new Error(`cannot read image '${file}': ${errorText(err)}`);
   }
-  const problem = encodedImageProblem(bytes);
-  if (problem) throw new Error(`'${file}' is not a readable image: ${problem}`);
-  try {
-    return decodeFrame(bytes);
-  } catch (err) {
-    if (err instanceof VisionError) throw new Error(`'${file}' is not a readable image (JPEG, PNG...)`);
-    throw err;
-  }
+  const decoded = decodeImage(bytes);
+  if ('problem' in decoded) throw new Error(`'${file}' is not a readable image: ${decoded.problem}`);
+  return decoded.image;
 }
 
 /** Writes an image file (PNG or JPEG by its name), throwing with the reason when it cannot (cv.imwrite fails silently). */

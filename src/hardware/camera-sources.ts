@@ -8,7 +8,7 @@ import { extname, join } from 'node:path';
 import cv from './opencv.js';
 import { CameraError, type Camera, type Frame } from './types.js';
 import { errorText } from '../error-text.js';
-import { encodedImageProblem } from './image-bytes.js';
+import { decodeImage } from './image-bytes.js';
 
 // Not every binding exports these; they are OpenCV's own numbers (videoio.hpp).
 const CAP_PROP_AUTO_WB = 44;
@@ -150,16 +150,9 @@ function readImageFile(file: string): cv.Mat {
   } catch (err) {
     throw fail(errorText(err));
   }
-  const problem = encodedImageProblem(bytes);
-  if (problem) throw fail(problem);
-  let image: cv.Mat;
-  try {
-    image = cv.imdecode(bytes, cv.IMREAD_COLOR);
-  } catch (err) {
-    throw fail(errorText(err));
-  }
-  if (image.empty) throw fail('not an image OpenCV can decode');
-  return image;
+  const decoded = decodeImage(bytes);
+  if ('problem' in decoded) throw fail(decoded.problem);
+  return decoded.image;
 }
 
 /**

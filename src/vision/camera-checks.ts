@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import cv from '../hardware/opencv.js';
 import { CameraError, type Camera, type Frame } from '../hardware/types.js';
-import { encodedImageProblem } from '../hardware/image-bytes.js';
+import { decodeImage } from '../hardware/image-bytes.js';
 
 export interface CameraCheckOptions {
   /** Mean brightness (0-255) below which a frame counts as black. */
@@ -23,17 +23,11 @@ export interface CameraCheckOptions {
 
 /** Mean brightness (0-255) of an encoded image, measured on an eighth-size grey decode (a few ms). */
 export function meanBrightness(image: Buffer): number | null {
-  if (encodedImageProblem(image)) return null; // not a whole image: the reader says so with its own error
-  let grey: cv.Mat;
-  try {
-    grey = cv.imdecode(image, cv.IMREAD_REDUCED_GRAYSCALE_8);
-  } catch {
-    return null; // not an image: the reader says so with its own error
-  }
-  if (grey.empty) return null;
-  const brightness = grey.mean().w;
+  const decoded = decodeImage(image, cv.IMREAD_REDUCED_GRAYSCALE_8);
+  if ('problem' in decoded) return null; // not a whole image: the reader says so with its own error
+  const brightness = decoded.image.mean().w;
   // Freed now, as the reader's (a frame's buffers left to V8's collector set off full collections).
-  grey.release();
+  decoded.image.release();
   return brightness;
 }
 

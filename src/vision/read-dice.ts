@@ -4,8 +4,7 @@ import { faceInput, loadFaceClassifier, MODEL_DIR, type FaceClassifier, type Fac
 import { DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
 import { DEFAULT_SCENE_CONFIG, judgeScene, type SceneConfig } from './validity.js';
-import { errorText } from '../error-text.js';
-import { encodedImageProblem } from '../hardware/image-bytes.js';
+import { decodeImage } from '../hardware/image-bytes.js';
 
 /**
  * Every tunable of the reader, with its unit and which way to turn it.
@@ -1292,16 +1291,9 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
  * or RGBA image too), or as `flags` asks (the settle detector's small grey copy).
  */
 export function decodeFrame(bytes: Buffer, flags: number = cv.IMREAD_COLOR): cv.Mat {
-  const problem = encodedImageProblem(bytes);
-  if (problem) throw new VisionError('vision/bad_frame', `the frame is not a readable image: ${problem}`);
-  let image: cv.Mat;
-  try {
-    image = cv.imdecode(bytes, flags);
-  } catch (err) {
-    throw new VisionError('vision/bad_frame', `the frame is not a readable image (${errorText(err)})`);
-  }
-  if (image.empty || image.rows === 0) throw new VisionError('vision/bad_frame', 'the frame is not a readable image');
-  return image;
+  const decoded = decodeImage(bytes, flags);
+  if ('problem' in decoded) throw new VisionError('vision/bad_frame', `the frame is not a readable image: ${decoded.problem}`);
+  return decoded.image;
 }
 
 /**

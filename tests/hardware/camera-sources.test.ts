@@ -100,7 +100,7 @@ describe('a replayed folder with a broken image', () => {
   it.each([
     ['empty', () => Buffer.alloc(0), 'it is empty (0 bytes)'],
     ['cut short', () => cv.imencode('.jpg', numbered(1)).subarray(0, 300), 'the JPEG data stops before its end'],
-    ['not an image', () => Buffer.from('these are not pixels'), 'not an image OpenCV can decode'],
+    ['not an image', () => Buffer.from('these are not pixels'), 'OpenCV cannot decode it'],
   ] as const)('fails the capture with camera/no_frame, naming the file and the problem (%s)', async (_, bytes, problem) => {
     const folder = mkdtempSync(join(tmpdir(), 'dice-tower-broken-'));
     writeFileSync(join(folder, 'a.jpg'), bytes());
