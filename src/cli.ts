@@ -38,11 +38,12 @@ Options of serve (environment variables in brackets):
   --settle-timeout-ms N  ...and reports a jam after this long (default 8000)
   --agree-frames N   ...then reads this many still frames, which must agree
                      (default 3; 1 reads one)
-  --exposure N       Fix a camera device's exposure (V4L2 units of 100 µs,
-                     1-100000); default automatic. Automatic exposure and white
-  --white-balance K  balance change the dice's colours between frames: fix
-                     them where the driver allows (white balance in kelvin,
-                     1000-15000); a warning says when the driver refuses
+  --exposure N       A camera device's fixed exposure, V4L2 units of 100 µs
+                     (1-100000; default automatic)
+  --white-balance K  A camera device's fixed white balance in kelvin
+                     (1000-15000; default automatic). Automatic settings change
+                     the dice's colours between frames; a warning says when the
+                     driver refuses a fixed one
   --data DIR         Data directory: the game log and camera frames
                      [DICE_TOWER_DATA] (default ./data)
   --log-level LEVEL  fatal, error, warn, info, debug (default warn)

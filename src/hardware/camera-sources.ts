@@ -52,13 +52,12 @@ export function refusedSettings(asked: Pick<VideoCameraOptions, 'exposure' | 'wh
 }
 
 /** A camera device (an index, /dev/videoN, or a stable name such as /dev/v4l/by-id/...), not a video file. */
-export const isCameraDevice = (source: number | string) => typeof source === 'number' || source.startsWith('/dev/');
+export const isCameraDevice = (source: number | string) => typeof source === 'number' || /^\/dev\/(video|v4l\/)/.test(source);
 
 /** Opens a webcam or a video file. Throws CameraError `camera/not_found` when it cannot be opened. */
 export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
   const quality = options.jpegQuality ?? 90;
   const stale = options.staleFrames ?? (isCameraDevice(options.source) ? 2 : 0);
-  let capture: cv.VideoCapture | null = null;
   const settings = { exposure: false, whiteBalance: false };
 
   const open = (): cv.VideoCapture => {
@@ -83,58 +82,70 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
     return cap;
   };
 
-  capture = open();
   const fromFile = !isCameraDevice(options.source);
   const openedAt = Date.now();
-  // Frames are read off the main thread (a read waits for the camera, up to V4L2's timeout when it hangs: the server must keep
-  // answering meanwhile). A capture closed while a read is in progress is freed when that read ends, never under it.
-  let reads = 0;
+  // Frames are read off the main thread: a read waits for the camera (up to V4L2's timeout when it hangs), and the server must
+  // keep answering meanwhile. A capture that is lost or closed is retired, and freed once no read is using it: never under one.
+  interface Opened {
+    readonly cap: cv.VideoCapture;
+    reads: number;
+    retired: boolean;
+  }
+  let current: Opened | null = { cap: open(), reads: 0, retired: false };
   let closed = false;
-  const drop = (cap: cv.VideoCapture) => {
-    if (capture === cap) capture = null;
-    // Once closed, the last read to end frees it.
-    if (reads === 0 && !closed) cap.release();
+  const retire = (opened: Opened) => {
+    if (current === opened) current = null;
+    if (opened.retired) return;
+    opened.retired = true;
+    if (opened.reads === 0) opened.cap.release();
   };
-  const read = async (cap: cv.VideoCapture): Promise<cv.Mat> => {
-    reads++;
+  const read = async (opened: Opened): Promise<cv.Mat> => {
+    opened.reads++;
     try {
-      return await cap.readAsync();
+      return await opened.cap.readAsync();
     } finally {
-      reads--;
-      if (closed && reads === 0) cap.release();
+      opened.reads--;
+      if (opened.retired && opened.reads === 0) opened.cap.release();
     }
   };
+  const wasClosed = () => new CameraError('camera/lost', `camera ${String(options.source)} was closed`);
   return {
     settings,
     async capture(): Promise<Frame> {
-      if (closed) throw new CameraError('camera/lost', `camera ${String(options.source)} was closed`);
+      if (closed) throw wasClosed();
       // A camera that was lost (unplugged) is opened again on the next capture.
-      capture ??= open();
-      const cap = capture;
-      let image: cv.Mat;
+      current ??= { cap: open(), reads: 0, retired: false };
+      const opened = current;
+      let image: cv.Mat | null = null;
       try {
-        // Dropped frames are freed at once, not left to V8's collector (a 1280×720 frame is 2.7 MB of external memory to it).
-        for (let i = 0; i < stale; i++) (await read(cap)).release();
-        image = await read(cap);
+        // The stale frames first: dropped, and freed at once, not left to V8's collector (a 1280×720 frame is 2.7 MB of external memory to it).
+        for (let i = 0; i <= stale; i++) {
+          image?.release();
+          image = null;
+          if (opened.retired) throw new Error('it was given up during this capture');
+          image = await read(opened);
+        }
       } catch (err) {
-        drop(cap);
+        image?.release();
+        if (closed) throw wasClosed();
+        retire(opened);
         throw new CameraError('camera/lost', `camera ${String(options.source)} stopped answering: ${errorText(err)}`);
       }
+      const frame = image as cv.Mat;
       if (closed) {
-        image.release();
-        throw new CameraError('camera/lost', `camera ${String(options.source)} was closed`);
+        frame.release();
+        throw wasClosed();
       }
-      if (image.empty || image.rows === 0) {
-        drop(cap);
+      if (frame.empty || frame.rows === 0) {
+        retire(opened);
         throw new CameraError('camera/no_frame', `camera ${String(options.source)} gave no frame (unplugged, busy, or the end of the video)`);
       }
       // A video file's frames carry its own clock: read faster or slower than it was recorded, a roll still takes as long as it did.
-      return encoded(image, quality, fromFile ? openedAt + cap.get(cv.CAP_PROP_POS_MSEC) : Date.now());
+      return encoded(frame, quality, fromFile ? openedAt + opened.cap.get(cv.CAP_PROP_POS_MSEC) : Date.now());
     },
     close() {
       closed = true;
-      if (capture && reads === 0) capture.release();
-      capture = null;
+      if (current) retire(current);
     },
   };
 }

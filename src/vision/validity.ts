@@ -71,8 +71,9 @@ function centreOf(box: readonly Point[]): Point {
 /**
  * Whether a die's (or object's) box lies partly outside the tray. A die can lie
  * past a calibrated tray region (on the rim). The frame's edge cuts a die
- * partly outside it, so its box has a whole side along that edge (a die lying
- * near the edge touches it at one corner at most).
+ * partly outside it: its box then has a whole side along that edge, or (a
+ * turned die) reaches past it. A die lying wholly inside, near the edge,
+ * touches it at one corner at most.
  */
 function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number): boolean {
   if (tray && box.some((p) => p.x < tray.x - margin || p.y < tray.y - margin || p.x > tray.x + tray.width + margin || p.y > tray.y + tray.height + margin)) {

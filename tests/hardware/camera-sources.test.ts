@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,17 +58,30 @@ describe('video camera (VideoCapture)', () => {
     camera.close();
   });
 
-  it('takes every /dev path for a camera device (stable names like /dev/v4l/by-id/... too), anything else for a video file', () => {
-    for (const device of [0, 2, '/dev/video0', '/dev/v4l/by-id/usb-Logitech_C920-video-index0']) expect(isCameraDevice(device)).toBe(true);
-    for (const file of ['roll.avi', '/home/me/roll.mp4']) expect(isCameraDevice(file)).toBe(false);
+  it('takes /dev/videoN and the stable names under /dev/v4l/ for camera devices, anything else for a video file', () => {
+    for (const device of [0, 2, '/dev/video0', '/dev/v4l/by-id/usb-Logitech_C920-video-index0', '/dev/v4l/by-path/pci-0000:00:14.0-usb-0:1:1.0-video-index0']) expect(isCameraDevice(device)).toBe(true);
+    for (const file of ['roll.avi', '/home/me/roll.mp4', '/dev/shm/roll.mp4']) expect(isCameraDevice(file)).toBe(false);
   });
 
-  it('rejects a capture in progress when the camera is closed (the camera is freed after the read, not under it), and refuses later ones', async () => {
-    const camera = openVideoCamera({ source: join(dir, 'roll.avi') });
-    const pending = camera.capture();
-    camera.close();
-    await expect(pending).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining('was closed') });
-    await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/lost' });
+  it('rejects a capture in progress when the camera is closed, reads no more frames, and frees the camera once, after the read', async () => {
+    const release = vi.spyOn(cv.VideoCapture.prototype, 'release');
+    const readAsync = vi.spyOn(cv.VideoCapture.prototype, 'readAsync');
+    try {
+      const camera = openVideoCamera({ source: join(dir, 'roll.avi'), staleFrames: 2 });
+      const pending = camera.capture();
+      camera.close();
+      // The first (stale) read was under way: the camera is freed when it ends, not now.
+      expect(release).toHaveBeenCalledTimes(0);
+      await expect(pending).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining('was closed') });
+      expect(readAsync).toHaveBeenCalledTimes(1);
+      expect(release).toHaveBeenCalledTimes(1);
+      await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining('was closed') });
+      camera.close();
+      expect(release).toHaveBeenCalledTimes(1);
+    } finally {
+      release.mockRestore();
+      readAsync.mockRestore();
+    }
   });
 
   it('names the camera it cannot open', async () => {
