@@ -10,7 +10,7 @@ import cv from './hardware/opencv.js';
 import { DIE_COLOURS } from './hardware/types.js';
 import { openVideoCamera, refusedSettings } from './hardware/camera-sources.js';
 import { annotate } from './vision/annotate.js';
-import { calibrate, calibratedConfig, readCalibrationFile, writeCalibrationFile, type Calibration } from './vision/calibrate.js';
+import { calibrate, calibratedConfig, onTopOf, readCalibrationFile, writeCalibrationFile, type Calibration } from './vision/calibrate.js';
 import { colourDistance } from './vision/palette.js';
 import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from './vision/read-dice.js';
 import { decodeImage } from './hardware/image-bytes.js';
@@ -153,15 +153,22 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
       camera.close();
     }
   }
-  const calibration = calibrate(empty, shots, 'empty-tray.png', new Date());
+  const file = calibrationFile(dataDir);
+  let earlier: Calibration | null = null;
+  try {
+    earlier = readCalibrationFile(file);
+  } catch (err) {
+    process.stderr.write(`dice-tower: warning: the earlier calibration is replaced, as it cannot be read: ${errorText(err)}\n`);
+  }
+  const { calibration, kept } = onTopOf(earlier, calibrate(empty, shots, 'empty-tray.png', new Date()), empty !== null);
   mkdirSync(dataDir, { recursive: true });
   if (empty) writeImage(join(dataDir, 'empty-tray.png'), empty);
-  const file = calibrationFile(dataDir);
   writeCalibrationFile(file, calibration);
   const t = calibration.tray;
   process.stdout.write(
     [
       `calibration written to ${file}`,
+      ...(kept.length > 0 ? [`  kept from the earlier calibration: ${kept.join('; ')}`] : []),
       `  frame ${calibration.frame.width}x${calibration.frame.height}; tray ${t ? `${t.width}x${t.height} at (${t.x}, ${t.y})` : 'fills the frame'}`,
       `  normal die edge ${calibration.dieSize === null ? 'not measured (no dice shots)' : `${round(calibration.dieSize)} px`}`,
       ...Object.entries(calibration.palette).map(([name, lab]) => `  ${name}: L ${round(lab.L)}, a ${round(lab.a)}, b ${round(lab.b)}`),

@@ -174,6 +174,19 @@ describe('dice-tower calibrate', () => {
     expect(written.tray?.width).toBeGreaterThan(1100);
     expect(written.dieSize).toBeNull();
     expect(cal.out).toContain('normal die edge not measured (no dice shots)');
+
+    // Dice shots added one colour at a time keep the tray and the colours shot before.
+    for (const colour of ['red', 'blue'] as const) {
+      const shot = join(emptyData(), `${colour}.jpg`);
+      writeFileSync(shot, renderTray(throwDice(new SeededRandom(colour.length), 5, [colour]), DEFAULT_TRAY, { noiseSeed: 5 }));
+      const added = await run(['calibrate', '--dice', `${colour}=${shot}`], data);
+      expect(added.err).toBe('');
+      expect(added.out).toContain(colour === 'red' ? 'kept from the earlier calibration: the tray region' : 'kept from the earlier calibration: the tray region; the colour red');
+    }
+    const merged = JSON.parse(readFileSync(join(data, 'calibration.json'), 'utf8')) as { tray: { x: number } | null; dieSize: number | null; palette: Record<string, unknown> };
+    expect(merged.tray).toEqual(written.tray);
+    expect(Object.keys(merged.palette).sort()).toEqual(['blue', 'red']);
+    expect(merged.dieSize).toBeGreaterThan(40);
   });
 
   it('refuses an unknown colour, a shot without dice, and two sources at once', { timeout: 120_000 }, async () => {

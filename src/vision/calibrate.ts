@@ -122,6 +122,32 @@ function isLab(v: unknown): v is Lab {
   return typeof v === 'object' && v !== null && ['L', 'a', 'b'].every((k) => typeof o[k] === 'number' && Number.isFinite(o[k]));
 }
 
+/**
+ * A new calibration on top of the one already written, so that dice shots can
+ * be added one colour at a time: what the new one did not measure (the tray,
+ * when no empty-tray shot was given; the die edge, without dice shots; colours
+ * not shot again) is kept from the earlier one, when it was made for frames of
+ * the same size. `kept` says what was kept, for the user.
+ */
+export function onTopOf(earlier: Calibration | null, fresh: Calibration, measuredTray: boolean): { calibration: Calibration; kept: string[] } {
+  if (!earlier || earlier.frame.width !== fresh.frame.width || earlier.frame.height !== fresh.frame.height) return { calibration: fresh, kept: [] };
+  const kept: string[] = [];
+  if (!measuredTray) kept.push(earlier.tray ? 'the tray region' : 'the tray filling the frame');
+  if (fresh.dieSize === null && earlier.dieSize !== null) kept.push('the normal die edge');
+  const colours = Object.keys(earlier.palette).filter((name) => !(name in fresh.palette));
+  if (colours.length > 0) kept.push(`the colour${colours.length === 1 ? '' : 's'} ${colours.join(', ')}`);
+  return {
+    calibration: {
+      ...fresh,
+      tray: measuredTray ? fresh.tray : earlier.tray,
+      emptyTray: measuredTray ? fresh.emptyTray : earlier.emptyTray,
+      dieSize: fresh.dieSize ?? earlier.dieSize,
+      palette: { ...earlier.palette, ...fresh.palette },
+    },
+    kept,
+  };
+}
+
 /** Reads a calibration file; null when there is none. Throws, naming the file, when it is not a calibration. */
 export function readCalibrationFile(file: string): Calibration | null {
   if (!existsSync(file)) return null;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import cv from '../../src/hardware/opencv.js';
 import { SeededRandom } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, renderTray, throwDice, throwHopper } from '../../src/hardware/simulator/index.js';
-import { calibrate, calibratedConfig, findTrayRegion, readCalibrationFile, writeCalibrationFile } from '../../src/vision/calibrate.js';
+import { calibrate, calibratedConfig, findTrayRegion, onTopOf, readCalibrationFile, writeCalibrationFile, type Calibration } from '../../src/vision/calibrate.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage } from '../../src/vision/index.js';
 import { nearestColour } from '../../src/vision/palette.js';
 
@@ -107,6 +107,23 @@ describe('calibration from simulator images', () => {
     expect(() => readCalibrationFile(file)).toThrow(/calibration\.json is not a dice-tower calibration \(it holds null, not an object\)/);
     writeFileSync(file, '[]');
     expect(() => readCalibrationFile(file)).toThrow(/is not a dice-tower calibration \(it holds a list, not an object\)/);
+  });
+
+  it('is made on top of the earlier one: what was not measured again is kept, for frames of the same size only', () => {
+    const lab = (L: number) => ({ L, a: 0, b: 0 });
+    const earlier: Calibration = { version: 1, createdAt: '2026-01-01T00:00:00.000Z', frame: { width: 1280, height: 720 }, tray: { x: 160, y: 0, width: 1120, height: 720 }, emptyTray: 'empty-tray.png', dieSize: 64, palette: { red: lab(40), blue: lab(30) } };
+    const blueAgain: Calibration = { ...earlier, createdAt: '2026-01-02T00:00:00.000Z', tray: null, emptyTray: null, dieSize: 62, palette: { blue: lab(35) } };
+    expect(onTopOf(earlier, blueAgain, false)).toEqual({
+      calibration: { ...blueAgain, tray: earlier.tray, emptyTray: 'empty-tray.png', palette: { red: lab(40), blue: lab(35) } },
+      kept: ['the tray region', 'the colour red'],
+    });
+    // A new empty-tray shot replaces the tray; without dice shots the die edge is kept.
+    const trayAgain: Calibration = { ...blueAgain, tray: null, emptyTray: 'empty-tray.png', dieSize: null, palette: {} };
+    expect(onTopOf(earlier, trayAgain, true)).toEqual({ calibration: { ...trayAgain, dieSize: 64, palette: earlier.palette }, kept: ['the normal die edge', 'the colours red, blue'] });
+    // Another resolution: nothing of the earlier one fits.
+    const smaller: Calibration = { ...blueAgain, frame: { width: 640, height: 480 } };
+    expect(onTopOf(earlier, smaller, false)).toEqual({ calibration: smaller, kept: [] });
+    expect(onTopOf(null, blueAgain, false)).toEqual({ calibration: blueAgain, kept: [] });
   });
 
   it('refuses a frame too small to be a view of the tray, naming its size', () => {
