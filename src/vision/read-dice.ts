@@ -1281,8 +1281,10 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
   });
   const fills = new Map(dice.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
+  // A die found by its pips was given the frame's median size: its size class (a Las Vegas big die) cannot be told.
+  const unsized = new Set(dice.filter((_, k) => kept[k]?.blob.byPips));
   // Validity, colour confidence and size class: src/vision/validity.ts.
-  const judged = judgeScene({ dice: inReadingOrder(dice), fills, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
+  const judged = judgeScene({ dice: inReadingOrder(dice), fills, unsized, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
   return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
 }
 

@@ -55,6 +55,8 @@ export interface SceneDraft {
   readonly objects: readonly (readonly Point[])[];
   /** Share of its box each die's blob fills, when the reader measured it. */
   readonly fills?: ReadonlyMap<DieReading, number>;
+  /** Dice whose edge was not measured (found by their pips, given the frame's median size): their size class cannot be told. */
+  readonly unsized?: ReadonlySet<DieReading>;
   readonly width: number;
   readonly height: number;
 }
@@ -120,11 +122,13 @@ export function judgeScene(
   const tray = cfg.tray;
   const inTray = tray ? draft.dice.filter((d) => !beyondTray(d.box, tray)) : draft.dice;
   const objects = tray ? draft.objects.filter((box) => !beyondTray(box, tray)) : draft.objects;
-  const classes = sizeClasses(inTray.map((d) => d.size), cfg);
-  const dice: DieReading[] = inTray.map((d, i) => ({
+  const measured = inTray.filter((d) => !draft.unsized?.has(d));
+  const classes = sizeClasses(measured.map((d) => d.size), cfg);
+  const classOf = new Map(measured.map((d, i) => [d, classes[i] ?? null]));
+  const dice: DieReading[] = inTray.map((d) => ({
     ...d,
     colourConfident: d.lab !== undefined && colourIsConfident(d.lab, palette, lightnessWeight, cfg),
-    sizeClass: classes[i] ?? null,
+    sizeClass: classOf.get(d) ?? null,
   }));
   const issues: ReadingIssue[] = [];
   const add = (code: ReadingIssueCode, message: string, at?: Point) => issues.push(at ? { code, message, at } : { code, message });

@@ -82,6 +82,15 @@ describe('finding white dice on a light floor by their pips', () => {
     expect(readDiceInImage(floorWithSpecks(FACES[value] ?? []), { ...DEFAULT_VISION_CONFIG, findByPips: false }).dice.map((d) => d.value)).toEqual([3]);
   });
 
+  it('does not tell the size class of a die found by its pips (its size is the frame\'s median, not measured)', () => {
+    const calibrated = { ...DEFAULT_VISION_CONFIG, dieSize: 40 };
+    const reading = readDiceInImage(floorWithSpecks(FACES[5] ?? []), calibrated);
+    expect(reading.dice.map((d) => [d.value, d.sizeClass])).toEqual([
+      [3, 'normal'],
+      [5, null],
+    ]);
+  });
+
   it.each([
     ['a lone speck (a 1 on a white die cannot be told from a spot on the floor)', [[0, 0]]],
     ['three specks in an L', [[-8, -8], [-8, 8], [8, 8]]],
