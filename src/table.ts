@@ -121,6 +121,8 @@ export class Table {
   private readonly seatsClaimed = new Map<string, Set<number>>();
   private readonly listeners = new Set<(e: TableEvent) => void>();
   private towerStatus: TowerStatus;
+  /** The game whose roll the tower status reports as failed (a fault of that roll, not of the tower's link). */
+  private rollFaultFor: string | null = null;
   private readonly now: () => number;
   /** Games whose bot seat is about to move or moving (one bot step at a time per game). */
   private readonly botTimers = new Map<string, { readonly timer: ReturnType<typeof setTimeout>; readonly version: number } | 'moving'>();
@@ -429,13 +431,13 @@ export class Table {
       if (!typed.ok) throw new TableError('game/wrong_dice', `These dice cannot be applied: ${typed.problems.join('; ')}.`, 400);
       const vals = typed.dice.map((d) => d.value);
       const action = { type: 'roll', values: vals, dice: typed.dice } as { type: string };
-      return this.apply(game, action, { request, values: vals, dice: typed.dice, source: 'manual', reading: null, attempts: 0, frame: null });
+      return this.afterManualRoll(id, this.apply(game, action, { request, values: vals, dice: typed.dice, source: 'manual', reading: null, attempts: 0, frame: null }));
     }
     if (values) {
       if (values.length !== request.count) {
         throw new TableError('game/wrong_dice_count', `This roll needs ${request.count} dice values, got ${values.length}.`, 400);
       }
-      return this.apply(game, { type: 'roll', values } as { type: string }, { request, values, source: 'manual', reading: null, attempts: 0, frame: null });
+      return this.afterManualRoll(id, this.apply(game, { type: 'roll', values } as { type: string }, { request, values, source: 'manual', reading: null, attempts: 0, frame: null }));
     }
     const maxAttempts = this.deps.maxAttempts ?? 3;
     let lastProblems: readonly string[] = [];
@@ -471,14 +473,14 @@ export class Table {
       }
       if (err instanceof TowerError && err.code === 'tower/disconnected') this.rollAfterReconnect = { id, version: game.version };
       const message = `Tower or camera fault: ${errorText(err)}`;
-      this.setTower('fault', message, id);
+      this.setTower('fault', message, id, true);
       throw new TableError('tower/fault', message, 503);
     } finally {
       this.rollingFor = null;
     }
     const confirm = request.dice ? ' Roll again, or type the dice in with their colours on the scoreboard.' : '';
     const message = `No valid reading after ${maxAttempts} rolls: ${lastProblems.join('; ')}.${confirm}`;
-    this.setTower('fault', message, id);
+    this.setTower('fault', message, id, true);
     throw new TableError('vision/no_valid_reading', message, 503);
   }
 
@@ -552,9 +554,17 @@ export class Table {
     this.frames.set(id, frames);
   }
 
-  private setTower(state: TowerState, message: string, gameId: string | null): void {
+  /** `rollFault`: the status reports the failed roll of game `gameId` (typing its dice in settles it), not the tower's state. */
+  private setTower(state: TowerState, message: string, gameId: string | null, rollFault = false): void {
+    this.rollFaultFor = rollFault ? gameId : null;
     this.towerStatus = { kind: this.deps.tower.kind, state, message, gameId };
     this.emit({ type: 'tower', status: this.towerStatus });
+  }
+
+  /** Dice typed in for a game whose tower roll failed settle that roll: the scoreboard no longer shows its fault. */
+  private afterManualRoll(id: string, game: TableGame): TableGame {
+    if (this.rollFaultFor === id) this.setTower('ready', 'Tower ready', null);
+    return game;
   }
 
   private emit(event: TableEvent): void {

@@ -71,6 +71,19 @@ describe('Table roll pipeline', () => {
     expect(table.get(game.id)).toEqual(game);
   });
 
+  it('clears a failed roll\'s fault once that game\'s dice are typed in (not another game\'s)', async () => {
+    const bad = reading([1, 2], ['expected 5 dice in the tray, found 2']);
+    const table = new Table({ tower: countingTower(), camera, reader: scriptedReader([bad, bad, bad]), maxAttempts: 3 });
+    const game = table.create('dice-poker', ['Ann']);
+    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'vision/no_valid_reading' });
+    expect(table.tower()).toMatchObject({ state: 'fault', gameId: game.id });
+    const other = table.create('dice-poker', ['Bob']);
+    await table.roll(other.id, [1, 2, 3, 4, 5]);
+    expect(table.tower().state).toBe('fault');
+    await table.roll(game.id, [6, 6, 6, 6, 6]);
+    expect(table.tower()).toMatchObject({ state: 'ready', gameId: null });
+  });
+
   it('reports what native code threw even when it is not an Error', async () => {
     const table = new Table({ tower: countingTower(), camera: { capture: () => Promise.reject('Mat::GetData - ROI') }, reader: scriptedReader([]) });
     const game = table.create('dice-poker', ['Ann']);
@@ -201,6 +214,16 @@ describe('a real tower\'s events', () => {
     await expect.poll(() => table.get(game.id).rolls.length).toBe(1);
     expect(tower.cycles).toBe(1);
     expect(table.tower().state).toBe('ready');
+    table.close();
+  });
+
+  it('keeps showing a lost link when dice are typed in meanwhile (the tower is still gone)', async () => {
+    const tower = eventTower();
+    const table = new Table({ tower: tower as unknown as Tower, camera, reader: scriptedReader([]) });
+    const game = table.create('dice-poker', ['Ann']);
+    tower.unplug();
+    await table.roll(game.id, [2, 2, 2, 2, 2]);
+    expect(table.tower()).toMatchObject({ state: 'fault', message: expect.stringContaining('Tower disconnected') });
     table.close();
   });
 
