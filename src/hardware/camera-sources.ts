@@ -68,7 +68,7 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
     try {
       cap = isCameraDevice(options.source) ? new cv.VideoCapture(options.source, cv.CAP_V4L2) : new cv.VideoCapture(options.source);
     } catch (err) {
-      throw new CameraError('camera/not_found', `cannot open camera ${String(options.source)}: ${errorText(err)}`);
+      throw new CameraError('camera/not_found', `camera ${String(options.source)} cannot be opened: unplugged, or in use by another program (${errorText(err)})`);
     }
     if (options.width) cap.set(cv.CAP_PROP_FRAME_WIDTH, options.width);
     if (options.height) cap.set(cv.CAP_PROP_FRAME_HEIGHT, options.height);
@@ -109,39 +109,48 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
     }
   };
   const wasClosed = () => new CameraError('camera/lost', `camera ${String(options.source)} was closed`);
+  /** One frame, or the CameraError of a lost or empty read (its capture retired, so the next one opens the camera again). */
+  const captureOnce = async (): Promise<Frame | CameraError> => {
+    if (closed) throw wasClosed();
+    current ??= { cap: open(), reads: 0, retired: false };
+    const opened = current;
+    let image: cv.Mat | null = null;
+    try {
+      // The stale frames first: dropped, and freed at once, not left to V8's collector (a 1280×720 frame is 2.7 MB of external memory to it).
+      for (let i = 0; i <= stale; i++) {
+        image?.release();
+        image = null;
+        if (opened.retired) throw new Error('it was given up during this capture');
+        image = await read(opened);
+      }
+    } catch (err) {
+      image?.release();
+      if (closed) throw wasClosed();
+      retire(opened);
+      return new CameraError('camera/lost', `camera ${String(options.source)} stopped answering: ${errorText(err)}`);
+    }
+    const frame = image as cv.Mat;
+    if (closed) {
+      frame.release();
+      throw wasClosed();
+    }
+    if (frame.empty || frame.rows === 0) {
+      retire(opened);
+      return new CameraError('camera/no_frame', `camera ${String(options.source)} gave no frame (unplugged, busy, or the end of the video)`);
+    }
+    // A video file's frames carry its own clock: read faster or slower than it was recorded, a roll still takes as long as it did.
+    return encoded(frame, quality, fromFile ? openedAt + opened.cap.get(cv.CAP_PROP_POS_MSEC) : Date.now());
+  };
   return {
     settings,
     async capture(): Promise<Frame> {
-      if (closed) throw wasClosed();
-      // A camera that was lost (unplugged) is opened again on the next capture.
-      current ??= { cap: open(), reads: 0, retired: false };
-      const opened = current;
-      let image: cv.Mat | null = null;
-      try {
-        // The stale frames first: dropped, and freed at once, not left to V8's collector (a 1280×720 frame is 2.7 MB of external memory to it).
-        for (let i = 0; i <= stale; i++) {
-          image?.release();
-          image = null;
-          if (opened.retired) throw new Error('it was given up during this capture');
-          image = await read(opened);
-        }
-      } catch (err) {
-        image?.release();
-        if (closed) throw wasClosed();
-        retire(opened);
-        throw new CameraError('camera/lost', `camera ${String(options.source)} stopped answering: ${errorText(err)}`);
+      // A device unplugged and plugged back reads nothing through its old handle: it is opened again, once, before the capture
+      // fails. A video file that gives no frame has ended.
+      for (let attempt = 1; ; attempt++) {
+        const result = await captureOnce();
+        if (!(result instanceof CameraError)) return result;
+        if (fromFile || attempt === 2) throw result;
       }
-      const frame = image as cv.Mat;
-      if (closed) {
-        frame.release();
-        throw wasClosed();
-      }
-      if (frame.empty || frame.rows === 0) {
-        retire(opened);
-        throw new CameraError('camera/no_frame', `camera ${String(options.source)} gave no frame (unplugged, busy, or the end of the video)`);
-      }
-      // A video file's frames carry its own clock: read faster or slower than it was recorded, a roll still takes as long as it did.
-      return encoded(frame, quality, fromFile ? openedAt + opened.cap.get(cv.CAP_PROP_POS_MSEC) : Date.now());
     },
     close() {
       closed = true;

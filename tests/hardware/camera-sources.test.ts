@@ -84,6 +84,45 @@ describe('video camera (VideoCapture)', () => {
     }
   });
 
+  it('opens a device again within the capture when its old handle reads nothing (unplugged and plugged back), and says when it cannot', async () => {
+    // A modelled V4L2 device: a handle opened before an unplug reads empty frames; opening fails while it is unplugged (the binding throws a string).
+    let generation = 0;
+    let plugged = true;
+    const opened: number[] = [];
+    class FakeDevice {
+      readonly generation = generation;
+      constructor() {
+        if (!plugged) throw 'VideoCapture::New - failed to open capture';
+        opened.push(this.generation);
+      }
+      set() {
+        return false;
+      }
+      get() {
+        return 0;
+      }
+      async readAsync() {
+        return this.generation === generation && plugged ? numbered(2) : new cv.Mat();
+      }
+      release() {}
+    }
+    const real = cv.VideoCapture;
+    (cv as { VideoCapture: unknown }).VideoCapture = FakeDevice;
+    try {
+      const camera = openVideoCamera({ source: 0 });
+      expect(Math.round(blueOf((await camera.capture()).image) / 40)).toBe(2);
+      generation++; // unplugged and plugged back
+      expect(Math.round(blueOf((await camera.capture()).image) / 40)).toBe(2);
+      expect(opened).toEqual([0, 1]);
+      plugged = false;
+      generation++;
+      await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/not_found', message: expect.stringContaining('camera 0 cannot be opened: unplugged, or in use by another program') });
+      camera.close();
+    } finally {
+      (cv as { VideoCapture: unknown }).VideoCapture = real;
+    }
+  });
+
   it('names the camera it cannot open', async () => {
     expect(() => openVideoCamera({ source: join(dir, 'missing.avi') })).toThrow(/missing\.avi does not exist/);
     expect(() => openVideoCamera({ source: '/dev/video97' })).toThrow(/video97 does not exist/);
