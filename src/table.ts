@@ -472,7 +472,9 @@ export class Table {
         throw err;
       }
       if (err instanceof TowerError && err.code === 'tower/disconnected') this.rollAfterReconnect = { id, version: game.version };
-      const message = `Tower or camera fault: ${errorText(err)}`;
+      // Our own errors carry a code and a sentence for the host; anything else (native code's text) is shown as what it is.
+      const known = err instanceof Error && typeof (err as { code?: unknown }).code === 'string';
+      const message = `Tower or camera fault: ${known ? errorText(err) : `an unexpected error in the tower or camera code (${errorText(err)})`}`;
       this.setTower('fault', message, id, true);
       throw new TableError('tower/fault', message, 503);
     } finally {

@@ -87,7 +87,7 @@ describe('Table roll pipeline', () => {
   it('reports what native code threw even when it is not an Error', async () => {
     const table = new Table({ tower: countingTower(), camera: { capture: () => Promise.reject('Mat::GetData - ROI') }, reader: scriptedReader([]) });
     const game = table.create('dice-poker', ['Ann']);
-    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'tower/fault', message: expect.stringContaining('Mat::GetData - ROI') });
+    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'tower/fault', message: 'Tower or camera fault: an unexpected error in the tower or camera code (Mat::GetData - ROI)' });
   });
 
   it('turns a tower fault into a fault status, and rolls again once it clears', async () => {
