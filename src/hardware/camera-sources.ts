@@ -83,15 +83,17 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
   };
 
   const fromFile = !isCameraDevice(options.source);
-  const openedAt = Date.now();
   // Frames are read off the main thread: a read waits for the camera (up to V4L2's timeout when it hangs), and the server must
   // keep answering meanwhile. A capture that is lost or closed is retired, and freed once no read is using it: never under one.
   interface Opened {
     readonly cap: cv.VideoCapture;
+    /** When it was opened: a video file's frame times count from here (a file opened again after its end starts again now, not in the past). */
+    readonly since: number;
     reads: number;
     retired: boolean;
   }
-  let current: Opened | null = { cap: open(), reads: 0, retired: false };
+  const opening = (): Opened => ({ cap: open(), since: Date.now(), reads: 0, retired: false });
+  let current: Opened | null = opening();
   let closed = false;
   const retire = (opened: Opened) => {
     if (current === opened) current = null;
@@ -112,7 +114,7 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
   /** One frame, or the CameraError of a lost or empty read (its capture retired, so the next one opens the camera again). */
   const captureOnce = async (): Promise<Frame | CameraError> => {
     if (closed) throw wasClosed();
-    current ??= { cap: open(), reads: 0, retired: false };
+    current ??= opening();
     const opened = current;
     let image: cv.Mat | null = null;
     try {
@@ -139,7 +141,7 @@ export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
       return new CameraError('camera/no_frame', `camera ${String(options.source)} gave no frame (unplugged, busy, or the end of the video)`);
     }
     // A video file's frames carry its own clock: read faster or slower than it was recorded, a roll still takes as long as it did.
-    return encoded(frame, quality, fromFile ? openedAt + opened.cap.get(cv.CAP_PROP_POS_MSEC) : Date.now());
+    return encoded(frame, quality, fromFile ? opened.since + opened.cap.get(cv.CAP_PROP_POS_MSEC) : Date.now());
   };
   return {
     settings,

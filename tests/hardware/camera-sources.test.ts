@@ -46,6 +46,18 @@ describe('video camera (VideoCapture)', () => {
     for (let i = 1; i < 4; i++) expect(Math.abs((times[i] as number) - (times[i - 1] as number) - 100)).toBeLessThan(1);
   });
 
+  it('starts a video file\'s clock again from the time it is opened again after its end, not in the past', async () => {
+    const camera = openVideoCamera({ source: join(dir, 'roll.avi') });
+    let last = 0;
+    for (let i = 0; i < 4; i++) last = (await camera.capture()).capturedAt;
+    await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/no_frame' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = (await camera.capture()).capturedAt;
+    camera.close();
+    expect(again).toBeGreaterThan(last - 300);
+    expect(again).toBeGreaterThan(Date.now() - 1000);
+  });
+
   it('says which fixed settings the driver refused (a video file takes neither)', async () => {
     const camera = openVideoCamera({ source: join(dir, 'roll.avi'), exposure: 100, whiteBalance: 4000 });
     expect(camera.settings).toEqual({ exposure: false, whiteBalance: false });
