@@ -49,8 +49,6 @@ Options of serve (environment variables in brackets):
   --log-level LEVEL  fatal, error, warn, info, debug (default warn)
 `;
 
-
-
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {

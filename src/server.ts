@@ -51,7 +51,6 @@ export interface ServeConfig {
   readonly whiteBalance?: number | null;
 }
 
-
 /**
  * The hardware the options name: the simulator; a real camera over dice thrown
  * by hand; or a real camera over a tower board on a serial port.
