@@ -819,7 +819,8 @@ function diceByPips(specks: readonly { contour: cv.Contour; area: number }[], bl
     const group = members.map((k) => pips[k] as Pip);
     const centre = { x: group.reduce((sum, p) => sum + p.x, 0) / group.length, y: group.reduce((sum, p) => sum + p.y, 0) / group.length };
     // Not a side face of a die found, nor on a face taken already.
-    if ([...blobs, ...dice].some((blob) => Math.hypot(blob.rect.center.x - centre.x, blob.rect.center.y - centre.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART)) continue;
+    const beside = (blob: Blob) => Math.hypot(blob.rect.center.x - centre.x, blob.rect.center.y - centre.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART;
+    if (blobs.some(beside) || dice.some(beside)) continue;
     // A layout's farthest pip is a corner: the die's edges run 45° from it. Checked as the face patch would show it.
     const far = group.reduce((f, p) => (Math.hypot(p.x - centre.x, p.y - centre.y) > Math.hypot(f.x - centre.x, f.y - centre.y) ? p : f));
     const turn = Math.atan2(far.y - centre.y, far.x - centre.x) - Math.PI / 4;

@@ -46,7 +46,6 @@ export function checkSettleConfig(cfg: SettleConfig): void {
   };
   if (!(Number.isInteger(cfg.agreeFrames) && cfg.agreeFrames >= 1)) bad(`agreeFrames must be a whole number of at least 1, got ${cfg.agreeFrames}`);
   if (!(cfg.stillMs >= 0 && cfg.intervalMs >= 0)) bad(`stillMs and intervalMs must be 0 or more, got ${cfg.stillMs} and ${cfg.intervalMs}`);
-  // Even dice still from the first frame need stillMs, and agreeFrames frames, before they are read.
   // Even dice still from the first frame need stillMs and then agreeFrames frames, each at least a pause apart: a timeout of no more leaves no margin, and every roll is reported as a jam.
   const leastTimeout = cfg.stillMs + cfg.agreeFrames * cfg.intervalMs;
   if (!(cfg.timeoutMs >= leastTimeout)) bad(`timeoutMs (${cfg.timeoutMs}) must be at least stillMs + agreeFrames frame intervals (${leastTimeout}): every roll would be reported as a jam`);
