@@ -73,10 +73,17 @@ export function changedShare(a: cv.Mat, b: cv.Mat, cfg: SettleConfig): number {
   return share;
 }
 
+/** Unreadable frames in a row that are skipped; one more and the wait ends with the decode's error (the camera's link is failing, not one frame torn). */
+export const BAD_FRAMES_SKIPPED = 3;
+
 /**
  * Captures frames until the scene has been still for `stillMs`, and returns
  * the last `agreeFrames` still frames (oldest first). Rejects with
  * `CameraError('camera/jam')` when the scene is not still within `timeoutMs`.
+ * A frame that is not a readable image (a USB glitch tears an MJPEG frame) is
+ * skipped: the next good frame is compared with the last good one, so motion
+ * across the gap still counts. More than `BAD_FRAMES_SKIPPED` in a row reject
+ * with that frame's `vision/bad_frame` error.
  */
 export async function awaitStill(
   capture: () => Promise<Frame>,
@@ -84,28 +91,46 @@ export async function awaitStill(
   pause: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<Frame[]> {
   checkSettleConfig(cfg);
-  const first = await capture();
-  let previous = motionImage(first);
+  let startedAt: number | undefined;
+  let badInARow = 0;
+  /** The next readable frame with its motion image. */
+  const nextFrame = async (): Promise<{ frame: Frame; motion: cv.Mat }> => {
+    for (;;) {
+      const frame = await capture();
+      startedAt ??= frame.capturedAt;
+      if (frame.capturedAt - startedAt > cfg.timeoutMs) {
+        throw new CameraError('camera/jam', `the dice did not come to rest within ${cfg.timeoutMs} ms: the tower or tray may be jammed`);
+      }
+      try {
+        const motion = motionImage(frame);
+        badInARow = 0;
+        return { frame, motion };
+      } catch (err) {
+        if (!(err instanceof VisionError && err.code === 'vision/bad_frame')) throw err;
+        badInARow++;
+        if (badInARow > BAD_FRAMES_SKIPPED) throw new VisionError('vision/bad_frame', `${badInARow} camera frames in a row were unreadable, the last: ${err.message}`);
+        await pause(cfg.intervalMs);
+      }
+    }
+  };
+  const first = await nextFrame();
+  let previous = first.motion;
   try {
-    let stillSince = first.capturedAt;
-    let still: Frame[] = [first];
+    let stillSince = first.frame.capturedAt;
+    let still: Frame[] = [first.frame];
     for (;;) {
       const done = still.length >= cfg.agreeFrames && (still.at(-1)?.capturedAt ?? 0) - stillSince >= cfg.stillMs;
       if (done) return still.slice(-cfg.agreeFrames);
       await pause(cfg.intervalMs);
-      const frame = await capture();
-      if (frame.capturedAt - first.capturedAt > cfg.timeoutMs) {
-        throw new CameraError('camera/jam', `the dice did not come to rest within ${cfg.timeoutMs} ms: the tower or tray may be jammed`);
-      }
-      const current = motionImage(frame);
-      if (changedShare(previous, current, cfg) > cfg.movingShare) {
+      const { frame, motion } = await nextFrame();
+      if (changedShare(previous, motion, cfg) > cfg.movingShare) {
         stillSince = frame.capturedAt;
         still = [frame];
       } else {
         still.push(frame);
       }
       previous.release();
-      previous = current;
+      previous = motion;
     }
   } finally {
     previous.release();

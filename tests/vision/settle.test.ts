@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Camera, Frame } from '../../src/hardware/index.js';
-import { awaitStill, checkSettleConfig, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline, type SettleConfig } from '../../src/vision/index.js';
+import { awaitStill, BAD_FRAMES_SKIPPED, checkSettleConfig, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline, type SettleConfig } from '../../src/vision/index.js';
 import { buffersHeldAfter } from '../opencv-buffers.js';
 import { readingErrors, type ExpectedDie } from './match.js';
 
@@ -15,8 +15,8 @@ interface Sequence {
   readonly dice: readonly ExpectedDie[];
 }
 
-/** A camera replaying a recorded sequence, one frame per capture, stamped at the recorded frame period. */
-function replay(name: string): { camera: Camera; sequence: Sequence; taken: () => number } {
+/** A camera replaying a recorded sequence, one frame per capture, stamped at the recorded frame period; the frames numbered in `torn` are cut short. */
+function replay(name: string, torn: readonly number[] = []): { camera: Camera; sequence: Sequence; taken: () => number } {
   const dir = new URL(`../../fixtures/settle/${name}/`, import.meta.url);
   const sequence = JSON.parse(readFileSync(new URL('sequence.json', dir), 'utf8')) as Sequence;
   const files = readdirSync(dir).filter((f) => f.endsWith('.jpg')).sort();
@@ -25,7 +25,10 @@ function replay(name: string): { camera: Camera; sequence: Sequence; taken: () =
     async capture(): Promise<Frame> {
       const file = files[next];
       if (file === undefined) throw new Error(`the detector asked for frame ${next} of ${files.length}: it should have concluded already`);
-      const frame = { image: readFileSync(new URL(file, dir)), width: sequence.width, height: sequence.height, capturedAt: 1_000_000 + next * sequence.intervalMs };
+      const bytes = readFileSync(new URL(file, dir));
+      // A frame torn on the wire: its first half only.
+      const image = torn.includes(next) ? bytes.subarray(0, bytes.length >> 1) : bytes;
+      const frame = { image, width: sequence.width, height: sequence.height, capturedAt: 1_000_000 + next * sequence.intervalMs };
       next++;
       return frame;
     },
@@ -77,6 +80,42 @@ describe('settle detection on recorded frame sequences', () => {
     const frames = await Promise.all([0, 1, 2, 3].map(() => camera.capture()));
     const reading = await settled.reader.read(frames[3] as Frame, sequence.dice.length);
     expect(reading.issues?.some((i) => i.code === 'unsettled')).toBe(false);
+  });
+});
+
+describe('settle detection skips a torn frame', () => {
+  it('settles and reads right when frames are torn while the dice tumble and while they rest', async () => {
+    const plain = replay('rolls-then-still');
+    const stillFrom = plain.sequence.stillFrom ?? 0;
+    const { camera, sequence, taken } = replay('rolls-then-still', [0, stillFrom + 1]);
+    const settled = settlingPipeline(camera, createDiceReader(), config, noPause);
+    const frame = await settled.camera.capture();
+    // As many frames as with none torn: the frames either side of the torn still frame are compared, and the still time runs on across it.
+    expect(taken()).toBe(stillFrom + 4);
+    const reading = await settled.reader.read(frame, sequence.dice.length);
+    expect(readingErrors(reading, sequence.dice)).toEqual([]);
+  });
+
+  it('does not let a torn frame hide the dice moving: the still time counts from the first good frame after it', async () => {
+    const { sequence } = replay('rolls-then-still');
+    const stillFrom = sequence.stillFrom ?? 0;
+    // The first still frame is torn: the next one is compared with the last tumbling frame, so the still time starts a frame later.
+    const { camera, taken } = replay('rolls-then-still', [stillFrom]);
+    const settled = settlingPipeline(camera, createDiceReader(), config, noPause);
+    await settled.camera.capture();
+    expect(taken()).toBe(stillFrom + 5);
+  });
+
+  it(`gives up with the decode's error after more than ${BAD_FRAMES_SKIPPED} torn frames in a row`, async () => {
+    const { camera, taken } = replay('rolls-then-still', [2, 3, 4, 5]);
+    const settled = settlingPipeline(camera, createDiceReader(), config, noPause);
+    await expect(settled.camera.capture()).rejects.toMatchObject({ code: 'vision/bad_frame', message: expect.stringMatching(/^4 camera frames in a row were unreadable, the last: the frame is not a readable image: /) });
+    expect(taken()).toBe(6);
+  });
+
+  it('frees every buffer when it skips torn frames', async () => {
+    const { camera } = replay('rolls-then-still', [1, 6]);
+    expect(await buffersHeldAfter(() => awaitStill(() => camera.capture(), config, noPause))).toBe(0);
   });
 });
 
