@@ -160,7 +160,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
   } catch (err) {
     process.stderr.write(`dice-tower: warning: the earlier calibration is replaced, as it cannot be read: ${errorText(err)}\n`);
   }
-  const { calibration, kept } = onTopOf(earlier, calibrate(empty, shots, 'empty-tray.png', new Date()), empty !== null);
+  const { calibration, kept } = onTopOf(earlier, calibrate(empty, shots, 'empty-tray.png', new Date(), earlier), empty !== null);
   mkdirSync(dataDir, { recursive: true });
   if (empty) writeImage(join(dataDir, 'empty-tray.png'), empty);
   writeCalibrationFile(file, calibration);

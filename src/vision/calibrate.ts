@@ -86,12 +86,18 @@ export function measureDice(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CO
   };
 }
 
-/** Builds a calibration from an empty-tray shot (optional) and shots of each colour's dice. */
-export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, cv.Mat>>, emptyTrayFile: string | null, now: Date): Calibration {
+/**
+ * Builds a calibration from an empty-tray shot (optional) and shots of each
+ * colour's dice. Without an empty-tray shot, the dice are measured inside the
+ * tray of the `earlier` calibration when it was made for frames of this size,
+ * so that dice lying beyond the tray (on the rim, the table) are not measured.
+ */
+export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, cv.Mat>>, emptyTrayFile: string | null, now: Date, earlier: Calibration | null = null): Calibration {
   const first = empty ?? Object.values(shots)[0];
   if (!first) throw new Error('nothing to calibrate from: give an empty-tray image or camera, or dice shots (--dice colour=image)');
   checkFrameSize(first);
-  const tray = empty ? findTrayRegion(empty) : null;
+  const earlierFits = earlier !== null && earlier.frame.width === first.cols && earlier.frame.height === first.rows;
+  const tray = empty ? findTrayRegion(empty) : earlierFits ? earlier.tray : null;
   const cfg = { ...DEFAULT_VISION_CONFIG, tray };
   const palette: Record<string, Lab> = {};
   const sizes: number[] = [];

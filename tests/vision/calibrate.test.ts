@@ -126,6 +126,21 @@ describe('calibration from simulator images', () => {
     expect(onTopOf(null, blueAgain, false)).toEqual({ calibration: blueAgain, kept: [] });
   });
 
+  it('measures dice shots given without an empty tray inside the earlier calibration\'s tray, for frames of its size', () => {
+    const earlier = calibrate(withRim(renderTray([], DEFAULT_TRAY, { noiseSeed: 5 })), {}, 'empty-tray.png', new Date(0));
+    expect(earlier.tray?.x).toBeGreaterThan(60);
+    // Two red dice on the floor, three white ones beyond its left edge (on the rim, seen without it): most dice in the shot are white.
+    const red = (y: number) => ({ value: 3, colour: 'red' as const, x: 640, y, size: 64, angle: 0 });
+    const white = (y: number) => ({ value: 4, colour: 'white' as const, x: 44, y, size: 64, angle: 0 });
+    const shots = { red: decodeFrame(renderTray([red(260), red(460), white(150), white(360), white(570)], DEFAULT_TRAY, { noiseSeed: 11 })) };
+    const colourOf = (calibration: Calibration) => nearestColour(calibration.palette.red ?? { L: 0, a: 0, b: 0 }, DEFAULT_VISION_CONFIG.palette, DEFAULT_VISION_CONFIG.colourLightnessWeight).name;
+    expect(colourOf(calibrate(null, shots, null, new Date(0), earlier))).toBe('red');
+    expect(calibrate(null, shots, null, new Date(0), earlier).tray).toEqual(earlier.tray);
+    // Without it (or with one made for other frames) the white dice are measured too, and outnumber the red.
+    expect(colourOf(calibrate(null, shots, null, new Date(0)))).toBe('white');
+    expect(colourOf(calibrate(null, shots, null, new Date(0), { ...earlier, frame: { width: 640, height: 480 } }))).toBe('white');
+  });
+
   it('refuses a frame too small to be a view of the tray, naming its size', () => {
     const tiny = new cv.Mat(40, 40, cv.CV_8UC3, [90, 120, 60]);
     expect(() => calibrate(tiny, {}, null, new Date(0))).toThrow(expect.objectContaining({ code: 'vision/bad_frame', message: expect.stringContaining('the frame is 40x40: too small') }));
