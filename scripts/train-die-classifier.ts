@@ -4,7 +4,7 @@
  * script finds the faces; scripts/train_die_classifier.py trains on them with
  * Debian's python3-torch (a development tool only: reading needs just OpenCV).
  *
- *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--seed N] <dataset-dir> ...
+ *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--seed N] [--labels-as-given] <dataset-dir> ...
  *
  * Faces come from the reader's own die finder (so training sees what reading
  * sees): every blob whose box holds exactly one labelled die's centre is a
@@ -15,6 +15,8 @@
  * `--jitter N` adds N more copies of every blob found in a photo or simulator frame, each
  * warped again from the full-resolution frame through a box shifted, scaled and turned a
  * little (as far as the die finder's boxes stray).
+ * The labels are corrected by scripts/label-fixes.json (a value the photo does
+ * not show, a die left without a label) unless `--labels-as-given`.
  * Seeded throughout: the same inputs give the same model files. `--seed N`
  * (default 7) seeds the network's training only (its start and the order of
  * the faces): models trained with other seeds show how far the figures move
@@ -30,12 +32,8 @@ import { DEFAULT_TRAY, renderTray, throwDice } from '../src/hardware/simulator/i
 import { CLASSES, FACE_INPUT_CHANNELS, FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR, MODEL_WEIGHTS } from '../src/vision/face-classifier.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readFace, uprightFace, type Blob, type VisionConfig } from '../src/vision/read-dice.js';
 import type { Point } from '../src/vision/types.js';
+import { withLabelFixes, type LabelledSet } from './label-fixes.js';
 
-interface LabelledImage {
-  readonly file: string;
-  readonly dice: readonly { readonly value: number; readonly box: readonly [number, number, number, number]; readonly note?: string }[];
-  readonly multiset?: readonly number[];
-}
 interface Sample {
   readonly input: Float32Array;
   readonly value: number;
@@ -46,7 +44,8 @@ function option(name: string): string | undefined {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 }
-const optionValues = new Set(args.flatMap((a, i) => (a.startsWith('--') ? [i + 1] : [])));
+// Every option but the one flag takes a value.
+const optionValues = new Set(args.flatMap((a, i) => (a.startsWith('--') && a !== '--labels-as-given' ? [i + 1] : [])));
 const datasets = args.filter((a, i) => !a.startsWith('--') && !optionValues.has(i));
 const out = option('--out') ?? MODEL_DIR;
 const half = option('--half');
@@ -54,13 +53,14 @@ const simFrames = Number(option('--sim') ?? 300);
 const epochs = Number(option('--epochs') ?? 20);
 const jitter = Number(option('--jitter') ?? 0);
 const seed = option('--seed') ?? '7';
+const asGiven = args.includes('--labels-as-given');
 const jitterRng = new SeededRandom(31_337);
 // Debian's interpreter, where apt's python3-torch is installed (not a pyenv or venv python on PATH).
 const PYTHON = process.env.DICE_TOWER_PYTHON ?? '/usr/bin/python3';
 if (half !== undefined && half !== '0' && half !== '1') throw new Error(`--half takes 0 or 1, got "${half}"`);
 if (!/^\d+$/.test(seed)) throw new Error(`--seed takes a whole number, got "${seed}"`);
 if (datasets.length === 0 && simFrames === 0) {
-  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--seed N] <dataset-dir> ...');
+  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--seed N] [--labels-as-given] <dataset-dir> ...');
   process.exit(2);
 }
 const cfg: VisionConfig = DEFAULT_VISION_CONFIG;
@@ -121,7 +121,8 @@ function jitterBox(box: readonly Point[], rng: SeededRandom): Point[] {
 
 const samples: Sample[] = [];
 for (const dir of datasets) {
-  const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as { images: LabelledImage[] };
+  const given = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as LabelledSet;
+  const { set: labels, fixes } = asGiven ? { set: given, fixes: 0 } : withLabelFixes(given);
   const chosen = labels.images.filter((_, i) => half === undefined || i % 2 === Number(half));
   let labelled = 0;
   const before = samples.length;
@@ -136,7 +137,7 @@ for (const dir of datasets) {
     labelled += dice.length;
     samples.push(...facesOf(decodeFrame(readFileSync(join(dir, image.file))), dice, jitter, jitterRng, emblems));
   }
-  console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${chosen.length} images, ${labelled} labelled dice, ${samples.length - before} faces found`);
+  console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${chosen.length} images, ${labelled} labelled dice, ${samples.length - before} faces found${fixes > 0 ? ` (${fixes} label fixes in the set)` : ''}`);
 }
 if (simFrames > 0) {
   const before = samples.length;
