@@ -28,7 +28,6 @@ import cv from '../src/hardware/opencv.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage, type DieReading, type VisionConfig } from '../src/vision/index.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
 
-
 const args = process.argv.slice(2);
 const optionValues = new Set(args.flatMap((a, i) => (a === '--limit' || a === '--set' || a === '--half' || a === '--model' ? [i + 1] : [])));
 const dir = args.find((a, i) => !a.startsWith('--') && !optionValues.has(i));
