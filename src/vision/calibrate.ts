@@ -86,6 +86,11 @@ export function measureDice(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CO
   };
 }
 
+/** Whether a calibration was made for frames of this size (what it measured holds only for them). */
+function madeFor(calibration: Calibration | null, frame: Calibration['frame']): calibration is Calibration {
+  return calibration !== null && calibration.frame.width === frame.width && calibration.frame.height === frame.height;
+}
+
 /**
  * Builds a calibration from an empty-tray shot (optional) and shots of each
  * colour's dice. Without an empty-tray shot, the dice are measured inside the
@@ -96,8 +101,7 @@ export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, c
   const first = empty ?? Object.values(shots)[0];
   if (!first) throw new Error('nothing to calibrate from: give an empty-tray image or camera, or dice shots (--dice colour=image)');
   checkFrameSize(first);
-  const earlierFits = earlier !== null && earlier.frame.width === first.cols && earlier.frame.height === first.rows;
-  const tray = empty ? findTrayRegion(empty) : earlierFits ? earlier.tray : null;
+  const tray = empty ? findTrayRegion(empty) : madeFor(earlier, { width: first.cols, height: first.rows }) ? earlier.tray : null;
   const cfg = { ...DEFAULT_VISION_CONFIG, tray };
   const palette: Record<string, Lab> = {};
   const sizes: number[] = [];
@@ -136,7 +140,7 @@ function isLab(v: unknown): v is Lab {
  * the same size. `kept` says what was kept, for the user.
  */
 export function onTopOf(earlier: Calibration | null, fresh: Calibration, measuredTray: boolean): { calibration: Calibration; kept: string[] } {
-  if (!earlier || earlier.frame.width !== fresh.frame.width || earlier.frame.height !== fresh.frame.height) return { calibration: fresh, kept: [] };
+  if (!madeFor(earlier, fresh.frame)) return { calibration: fresh, kept: [] };
   const kept: string[] = [];
   if (!measuredTray) kept.push(earlier.tray ? 'the tray region' : 'the tray filling the frame');
   if (fresh.dieSize === null && earlier.dieSize !== null) kept.push('the normal die edge');
