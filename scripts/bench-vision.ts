@@ -69,8 +69,9 @@ try {
   console.error(`bench:vision: cannot read ${join(dir, 'labels.json')}: ${(err as Error).message}`);
   process.exit(2);
 }
+const fixLabels = args.includes('--label-fixes');
 let labelFixes = 0;
-if (args.includes('--label-fixes')) ({ set: labels, fixes: labelFixes } = withLabelFixes(labels));
+if (fixLabels) ({ set: labels, fixes: labelFixes } = withLabelFixes(labels));
 cv.setNumThreads(1);
 
 // confusion[true value][predicted value], predicted 0 = unreadable, 7 = missed.
@@ -162,7 +163,7 @@ const figures = {
   dataset: dir,
   ...(half !== undefined ? { half: Number(half) } : {}),
   ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
-  ...(args.includes('--label-fixes') ? { labelFixes } : {}),
+  ...(fixLabels ? { labelFixes } : {}),
   images,
   dice: labelled,
   recall: pct(correct, labelled),
@@ -180,7 +181,7 @@ const figures = {
   ...(emblems.dice > 0 ? { emblemDice: emblems.dice, emblemRead: emblems.read, emblemUnreadable: emblems.unreadable, emblemMissed: emblems.missed } : {}),
 };
 
-console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${images} images, ${labelled} labelled dice${args.includes('--label-fixes') ? ` (labels corrected by scripts/label-fixes.json: ${labelFixes} fixes in the set)` : ''}`);
+console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${images} images, ${labelled} labelled dice${fixLabels ? ` (labels corrected by scripts/label-fixes.json: ${labelFixes} fixes in the set)` : ''}`);
 console.log(`recall ${figures.recall}%   precision ${figures.precision}%   images exact ${figures.imagesExact}%   unreadable ${figures.unreadable}%`);
 console.log(`wrong values ${wrong}   false positives ${falsePositives}   missed ${figures.missed}`);
 if (emblems.dice > 0) console.log(`emblem faces (scored apart): ${emblems.dice}, read right ${emblems.read}, unreadable ${emblems.unreadable}, missed ${emblems.missed}`);

@@ -56,6 +56,31 @@ describe('npm run bench:vision', () => {
     expect(m).toMatchObject({ dice: 2, recall: 100, falsePositives: p.falsePositives, emblemDice: 1, emblemRead: 1, emblemUnreadable: 0, emblemMissed: 0 });
   });
 
+  it('counts against the labels as scripts/label-fixes.json corrects them with --label-fixes, and as given without', { timeout: 120_000 }, async () => {
+    // A set claiming nell-byler's source: every photo the fixes name (one fixture photo under each name), each relabelled die labelled as the set has it.
+    const fixes = JSON.parse(readFileSync(fileURLToPath(new URL('../scripts/label-fixes.json', import.meta.url)), 'utf8')) as {
+      sets: { repo: string; commit: string; relabel: { file: string; box: [number, number, number, number]; labelled: number }[]; add: { file: string }[] }[];
+    };
+    const nell = fixes.sets.find((f) => f.repo === 'nell-byler/dice_detection');
+    if (!nell) throw new Error('no nell-byler fixes');
+    const dir = mkdtempSync(join(tmpdir(), 'bench-vision-fixes-'));
+    mkdirSync(join(dir, 'images'));
+    const files = [...new Set([...nell.relabel, ...nell.add].map((f) => f.file))];
+    const images = files.map((file) => {
+      copyFileSync(photo('matteop65-dice_23.jpg'), join(dir, file));
+      return { file, width: 640, height: 640, dice: nell.relabel.filter((f) => f.file === file).map((f) => ({ value: f.labelled, box: f.box })) };
+    });
+    writeFileSync(join(dir, 'labels.json'), JSON.stringify({ source: { repo: nell.repo, commit: nell.commit }, images }));
+    const given = await bench([dir]);
+    const fixed = await bench([dir, '--label-fixes']);
+    expect(given.code).toBe(0);
+    expect(fixed.code).toBe(0);
+    expect(given.figures?.dice).toBe(nell.relabel.length);
+    expect(given.figures?.labelFixes).toBeUndefined();
+    // The dice left without a label are counted too.
+    expect(fixed.figures).toMatchObject({ dice: nell.relabel.length + nell.add.length, labelFixes: nell.relabel.length + nell.add.length });
+  });
+
   it('refuses a --set of a setting that is not a number or yes/no, naming it', async () => {
     const { code, figures, err } = await bench([dataset(), '--set', 'pipThresholds=50']);
     expect(code).toBe(2);
