@@ -4,7 +4,7 @@
  * script finds the faces; scripts/train_die_classifier.py trains on them with
  * Debian's python3-torch (a development tool only: reading needs just OpenCV).
  *
- *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--seed N] [--labels-as-given] <dataset-dir> ...
+ *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--jitter SET=N ...] [--seed N] [--labels-as-given] <dataset-dir> ...
  *
  * Faces come from the reader's own die finder (so training sees what reading
  * sees): every blob whose box holds exactly one labelled die's centre is a
@@ -14,7 +14,9 @@
  * `--sim N` adds N simulator frames (seeded) so the simulated tower stays read.
  * `--jitter N` adds N more copies of every blob found in a photo or simulator frame, each
  * warped again from the full-resolution frame through a box shifted, scaled and turned a
- * little (as far as the die finder's boxes stray).
+ * little (as far as the die finder's boxes stray). `--jitter SET=N` gives the set whose
+ * folder is named SET its own N (repeat it for more sets): the shipped model warps
+ * nell-byler's faces 13 times, the others 6, as its many colours are read worst.
  * The labels are corrected by scripts/label-fixes.json (a value the photo does
  * not show, a die left without a label) unless `--labels-as-given`.
  * Seeded throughout: the same inputs give the same model files. `--seed N`
@@ -25,7 +27,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DIE_COLOURS, SeededRandom } from '../src/hardware/index.js';
 import cv from '../src/hardware/opencv.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../src/hardware/simulator/index.js';
@@ -44,6 +46,9 @@ function option(name: string): string | undefined {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 }
+function options(name: string): string[] {
+  return args.flatMap((a, i) => (a === name && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
+}
 // Every option but the one flag takes a value.
 const optionValues = new Set(args.flatMap((a, i) => (a.startsWith('--') && a !== '--labels-as-given' ? [i + 1] : [])));
 const datasets = args.filter((a, i) => !a.startsWith('--') && !optionValues.has(i));
@@ -51,7 +56,14 @@ const out = option('--out') ?? MODEL_DIR;
 const half = option('--half');
 const simFrames = Number(option('--sim') ?? 300);
 const epochs = Number(option('--epochs') ?? 20);
-const jitter = Number(option('--jitter') ?? 0);
+// `--jitter N` for every set and the simulator, `--jitter SET=N` for the set in folder SET.
+const jitters = options('--jitter').map((given) => {
+  const m = /^(?:(.+)=)?(\d+)$/.exec(given);
+  if (m === null) throw new Error(`--jitter takes N or SET=N (N a whole number), got "${given}"`);
+  return { set: m[1], copies: Number(m[2]) };
+});
+const jitter = jitters.findLast((j) => j.set === undefined)?.copies ?? 0;
+const jitterOf = (dir: string): number => jitters.findLast((j) => j.set === basename(dir))?.copies ?? jitter;
 const seed = option('--seed') ?? '7';
 const asGiven = args.includes('--labels-as-given');
 const jitterRng = new SeededRandom(31_337);
@@ -60,9 +72,11 @@ const PYTHON = process.env.DICE_TOWER_PYTHON ?? '/usr/bin/python3';
 if (half !== undefined && half !== '0' && half !== '1') throw new Error(`--half takes 0 or 1, got "${half}"`);
 if (!/^\d+$/.test(seed)) throw new Error(`--seed takes a whole number, got "${seed}"`);
 if (datasets.length === 0 && simFrames === 0) {
-  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--seed N] [--labels-as-given] <dataset-dir> ...');
+  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--jitter SET=N ...] [--seed N] [--labels-as-given] <dataset-dir> ...');
   process.exit(2);
 }
+const unknown = jitters.find((j) => j.set !== undefined && !datasets.some((dir) => basename(dir) === j.set));
+if (unknown !== undefined) throw new Error(`--jitter ${unknown.set}=${unknown.copies}: no dataset folder named "${unknown.set}" is given`);
 const cfg: VisionConfig = DEFAULT_VISION_CONFIG;
 cv.setNumThreads(1);
 
@@ -135,9 +149,9 @@ for (const dir of datasets) {
     const dice = image.dice.filter((d) => !emblem(d)).map((d) => ({ value: d.value, center: centre(d.box) }));
     const emblems = image.dice.filter(emblem).map((d) => centre(d.box));
     labelled += dice.length;
-    samples.push(...facesOf(decodeFrame(readFileSync(join(dir, image.file))), dice, jitter, jitterRng, emblems));
+    samples.push(...facesOf(decodeFrame(readFileSync(join(dir, image.file))), dice, jitterOf(dir), jitterRng, emblems));
   }
-  console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${chosen.length} images, ${labelled} labelled dice, ${samples.length - before} faces found${fixes > 0 ? ` (${fixes} label fixes in the set)` : ''}`);
+  console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${chosen.length} images, ${labelled} labelled dice, ${samples.length - before} faces found with ${jitterOf(dir)} warped copies each${fixes > 0 ? ` (${fixes} label fixes in the set)` : ''}`);
 }
 if (simFrames > 0) {
   const before = samples.length;
