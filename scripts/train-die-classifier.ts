@@ -42,13 +42,11 @@ interface Sample {
 }
 
 const args = process.argv.slice(2);
-function option(name: string): string | undefined {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-}
+/** Every value given for an option (`--jitter` may be repeated), and the first one. */
 function options(name: string): string[] {
   return args.flatMap((a, i) => (a === name && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
 }
+const option = (name: string): string | undefined => options(name)[0];
 // Every option but the one flag takes a value.
 const optionValues = new Set(args.flatMap((a, i) => (a.startsWith('--') && a !== '--labels-as-given' ? [i + 1] : [])));
 const datasets = args.filter((a, i) => !a.startsWith('--') && !optionValues.has(i));
