@@ -7,7 +7,7 @@
  * read, OpenCV on one thread; also the read alone). The last line is one JSON
  * object of the figures.
  *
- *   npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes]
+ *   npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes] [--mistakes FILE]
  *
  * `--half 0` takes the images at even positions of labels.json, `--half 1`
  * the odd ones: tune on one half, report on the other (a held-out check).
@@ -18,18 +18,22 @@
  * `--label-fixes` counts against the labels as scripts/label-fixes.json
  * corrects them (values the photos do not show, dice left without a label);
  * by default, against the labels as given.
+ * `--mistakes FILE` writes every die not read right to FILE, one JSON object
+ * a line (`kind`: wrong, unreadable, missed or phantom; the image, the
+ * labelled box or the read centre, both values), for checking them in the
+ * photos.
  * Dice labelled `"note": "emblem face"` (a logo for a value, which no pip
  * counter reads) are scored apart, as FORMAT.md asks: not in the recall,
  * precision or exact images; a prediction on one is no false positive.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cv from '../src/hardware/opencv.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage, type DieReading, type VisionConfig } from '../src/vision/index.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
 
 const args = process.argv.slice(2);
-const optionValues = new Set(args.flatMap((a, i) => (a === '--limit' || a === '--set' || a === '--half' || a === '--model' ? [i + 1] : [])));
+const optionValues = new Set(args.flatMap((a, i) => (['--limit', '--set', '--half', '--model', '--mistakes'].includes(a) ? [i + 1] : [])));
 const dir = args.find((a, i) => !a.startsWith('--') && !optionValues.has(i));
 const limitAt = args.indexOf('--limit');
 const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
@@ -59,7 +63,7 @@ const config: VisionConfig = {
   ...(modelAt >= 0 ? { classifierModel: args[modelAt + 1] as string } : {}),
 };
 if (!dir) {
-  console.error('usage: npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes]');
+  console.error('usage: npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes] [--mistakes FILE]');
   process.exit(2);
 }
 let labels: LabelledSet;
@@ -72,6 +76,15 @@ try {
 const fixLabels = args.includes('--label-fixes');
 let labelFixes = 0;
 if (fixLabels) ({ set: labels, fixes: labelFixes } = withLabelFixes(labels));
+const mistakesAt = args.indexOf('--mistakes');
+const mistakesFile = mistakesAt >= 0 ? args[mistakesAt + 1] : undefined;
+if (mistakesAt >= 0 && (mistakesFile === undefined || mistakesFile.startsWith('--'))) {
+  console.error('bench:vision: --mistakes needs the file to write the dice not read right to');
+  process.exit(2);
+}
+const round1 = (v: number) => Math.round(v * 10) / 10;
+/** Every die not read right, as written to the --mistakes file. */
+const mistakes: object[] = [];
 cv.setNumThreads(1);
 
 // confusion[true value][predicted value], predicted 0 = unreadable, 7 = missed.
@@ -126,6 +139,7 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
       else {
         row[7] = (row[7] ?? 0) + 1;
         imageExact = false;
+        mistakes.push({ kind: 'missed', file: image.file, box: die.box, label: die.value });
       }
       continue;
     }
@@ -137,20 +151,28 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
       continue;
     }
     row[value ?? 0] = (row[value ?? 0] ?? 0) + 1;
+    const read = reading.dice[best] as DieReading;
+    const mistake = { file: image.file, box: die.box, label: die.value, read: value, confidence: Math.round(1000 * read.confidence) / 1000 };
     if (value === null) {
       unreadable++;
       imageExact = false;
+      mistakes.push({ kind: 'unreadable', ...mistake });
     } else {
       predictedWithValue++;
       if (value === die.value) correct++;
-      else imageExact = false;
+      else {
+        imageExact = false;
+        mistakes.push({ kind: 'wrong', ...mistake });
+      }
     }
   }
   for (const i of free) {
-    if ((reading.dice[i] as DieReading).value !== null) {
+    const read = reading.dice[i] as DieReading;
+    if (read.value !== null) {
       falsePositives++;
       predictedWithValue++;
       imageExact = false;
+      mistakes.push({ kind: 'phantom', file: image.file, center: { x: round1(read.center.x), y: round1(read.center.y) }, read: read.value, confidence: Math.round(1000 * read.confidence) / 1000 });
     }
   }
   if (imageExact) exactImages++;
@@ -191,5 +213,9 @@ console.log(['true', '1', '2', '3', '4', '5', '6', '?', 'missed'].map((h) => h.p
 for (let v = 1; v <= 6; v++) {
   const row = confusion[v] as number[];
   console.log([String(v), ...[1, 2, 3, 4, 5, 6, 0, 7].map((p) => String(row[p] ?? 0))].map((c) => c.padStart(7)).join(''));
+}
+if (mistakesFile !== undefined) {
+  writeFileSync(mistakesFile, mistakes.map((m) => JSON.stringify(m) + '\n').join(''));
+  console.log(`${mistakes.length} dice not read right written to ${mistakesFile}`);
 }
 console.log(JSON.stringify(figures));

@@ -81,6 +81,41 @@ describe('npm run bench:vision', () => {
     expect(fixed.figures).toMatchObject({ dice: nell.relabel.length + nell.add.length, labelFixes: nell.relabel.length + nell.add.length });
   });
 
+  it('writes every die not read right to the --mistakes file: wrong values, missed dice and phantoms, with the image and the box or centre', { timeout: 120_000 }, async () => {
+    // The fixture photo's three dice, all 1s read right (the fixture's own test says so): the first labelled 2, the second left without a label, and a die labelled where there is none.
+    const dir = dataset();
+    const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as { images: { dice: LabelledDie[] }[] };
+    const photoLabels = labels.images[0] as { dice: LabelledDie[] };
+    const [first, second, third] = photoLabels.dice as [LabelledDie, LabelledDie, LabelledDie];
+    photoLabels.dice = [{ ...first, value: 2 }, third, { value: 3, box: [0, 0, 10, 10] }];
+    writeFileSync(join(dir, 'labels.json'), JSON.stringify(labels));
+    const file = join(dir, 'mistakes.jsonl');
+    const { code, figures } = await bench([dir, '--mistakes', file]);
+    expect(code).toBe(0);
+    expect(figures).toMatchObject({ dice: 3, wrongValues: 1, missed: 1, falsePositives: 1 });
+    const mistakes = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string; file: string; box?: number[]; center?: { x: number; y: number }; label?: number; read?: number | null });
+    expect(mistakes).toHaveLength(3);
+    expect(mistakes).toContainEqual(expect.objectContaining({ kind: 'wrong', file: 'images/a.jpg', box: first.box, label: 2, read: 1 }));
+    expect(mistakes).toContainEqual({ kind: 'missed', file: 'images/a.jpg', box: [0, 0, 10, 10], label: 3 });
+    const phantom = mistakes.find((m) => m.kind === 'phantom');
+    const [x0, y0, x1, y1] = second.box;
+    expect(phantom).toMatchObject({ file: 'images/a.jpg', read: 1 });
+    expect(phantom?.center?.x).toBeGreaterThanOrEqual(x0);
+    expect(phantom?.center?.x).toBeLessThanOrEqual(x1);
+    expect(phantom?.center?.y).toBeGreaterThanOrEqual(y0);
+    expect(phantom?.center?.y).toBeLessThanOrEqual(y1);
+  });
+
+  it('refuses --mistakes without a file to write to', async () => {
+    const { code, figures, err } = await bench([dataset(), '--mistakes']);
+    expect(code).toBe(2);
+    expect(figures).toBeNull();
+    expect(err).toContain('--mistakes needs the file');
+  });
+
   it('refuses a --set of a setting that is not a number or yes/no, naming it', async () => {
     const { code, figures, err } = await bench([dataset(), '--set', 'pipThresholds=50']);
     expect(code).toBe(2);
