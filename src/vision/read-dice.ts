@@ -1076,7 +1076,7 @@ function pipThresholds(dist: cv.Mat, cfg: VisionConfig): number[] {
  * pips only show at lower ones); the largest clean face layout wins, and its
  * empty grid points must be plain body.
  */
-export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: number; confidence: number; centre: Point | null; spots: Pip[]; inner: cv.Mat } {
+export function readFace(face: cv.Mat, cfg: VisionConfig): FaceRead {
   const side = cfg.facePatch;
   const inset = Math.round(side * cfg.faceInset);
   const innerSide = side - 2 * inset;
@@ -1101,30 +1101,36 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): { body: Lab; pips: nu
     if (count.shed === 0 && count.stray === 0) break;
   }
   if (best === null) {
-    const spots = spotsOf(dist, inset, cfg);
     dist.release();
-    return { body, pips: 0, confidence: 0, centre: null, spots, inner };
+    return { body, pips: 0, confidence: 0, centre: null, inner };
   }
   let confidence = cfg.shedPenalty ** best.shed * (best.stray > 0 ? cfg.strayPenalty : 1);
   const evidence = pipEvidence(dist.getData(), innerSide, inset, best.pips, cfg);
   // A lone pip is the likeliest misreading (the one strong pip of a face whose others are faint): its surroundings must be plainer.
   const ratio = best.pips.length === 1 ? cfg.oneEmptyGridRatio : cfg.emptyGridRatio;
   if (evidence.absent > evidence.present * ratio) confidence *= cfg.emptyGridPenalty;
-  // Only a face without a clear count can be read by the classifier alone, which places the die by its spots (topFaceCentre).
-  const spots = confidence < cfg.minConfidence ? spotsOf(dist, inset, cfg) : [];
   dist.release();
   // A face layout is centred on the face: the pips' centroid is the top face's centre (the blob may include side faces).
   const n = best.pips.length;
   const centre = { x: best.pips.reduce((sum, p) => sum + p.x, 0) / n, y: best.pips.reduce((sum, p) => sum + p.y, 0) / n };
-  return { body, pips: n, confidence, centre, spots, inner };
+  return { body, pips: n, confidence, centre, inner };
+}
+
+/** A face as readFace read it: its body colour, its pip count and how sure that is, the counted pips' centroid, and the patch inside the inset (Lab) for the classifier and topFaceCentre. */
+export interface FaceRead {
+  readonly body: Lab;
+  readonly pips: number;
+  readonly confidence: number;
+  readonly centre: Point | null;
+  readonly inner: cv.Mat;
 }
 
 /**
  * The spots that stand out from the body at half the face's strongest contrast
- * (patch coordinates), largest first, at most 6. On a face whose pips fail the
+ * (patch coordinates), largest first, at most 18. On a face whose pips fail the
  * layout test they still mark where the top face is: a blob that includes side
- * faces puts the pips off the patch's centre, and side faces show their pips
- * foreshortened, so smaller than the top face's.
+ * faces puts the top face's pips off the patch's centre, and the side faces'
+ * pips are among the spots too (topFaceSpots tells them apart).
  */
 function spotsOf(dist: cv.Mat, inset: number, cfg: VisionConfig): Pip[] {
   const peak = dist.minMaxLoc().maxVal;
@@ -1142,22 +1148,49 @@ function spotsOf(dist: cv.Mat, inset: number, cfg: VisionConfig): Pip[] {
     const m = c.moments();
     spots.push({ x: m.m10 / m.m00 + inset, y: m.m01 / m.m00 + inset, area: c.area });
   }
-  return spots.sort((p, q) => q.area - p.area).slice(0, 6);
+  // Three faces' pips at most: the top face's and two side faces'.
+  return spots.sort((p, q) => q.area - p.area).slice(0, 18);
 }
 
 /**
  * The top face's centre on the patch for a die read as `value`: the pips'
- * centroid when they were counted as that value; for a value only the
- * classifier read, the centroid of that many largest spots (the top face's
- * pips); else the patch's centre.
+ * centroid when they were counted as that value; for a value the classifier
+ * read, the centroid of the spots that are the top face's pips; else the
+ * patch's centre.
  */
-function topFaceCentre(face: { pips: number; centre: Point | null; spots: readonly Pip[] }, value: number, side: number): Point {
+function topFaceCentre(face: FaceRead, value: number, cfg: VisionConfig): Point {
   if (face.centre && face.pips === value) return face.centre;
-  if (face.spots.length >= value) {
-    const pips = face.spots.slice(0, value);
-    return { x: pips.reduce((sum, p) => sum + p.x, 0) / value, y: pips.reduce((sum, p) => sum + p.y, 0) / value };
-  }
-  return { x: side / 2, y: side / 2 };
+  const inset = Math.round(cfg.facePatch * cfg.faceInset);
+  const dist = distanceMap(face.inner, face.body, cfg.pipLightnessWeight);
+  const spots = spotsOf(dist, inset, cfg);
+  dist.release();
+  const side = cfg.facePatch;
+  if (spots.length < value) return { x: side / 2, y: side / 2 };
+  const pips = topFaceSpots(spots, value, side);
+  return { x: pips.reduce((sum, p) => sum + p.x, 0) / value, y: pips.reduce((sum, p) => sum + p.y, 0) / value };
+}
+
+/**
+ * The `value` spots that are the top face's pips: the group of a spot and its
+ * nearest spots that lies farthest from every other spot (side faces' pips sit
+ * beyond the die's edge from the top face's); on a tie, the group nearer the
+ * patch's centre.
+ */
+function topFaceSpots(spots: readonly Pip[], value: number, side: number): readonly Pip[] {
+  if (spots.length === value) return spots;
+  const dist = (p: Point, q: Point) => Math.hypot(p.x - q.x, p.y - q.y);
+  const middle = { x: side / 2, y: side / 2 };
+  const groups = spots.map((seed) => {
+    const byDistance = [...spots].sort((p, q) => dist(seed, p) - dist(seed, q));
+    const group = byDistance.slice(0, value);
+    const apart = Math.min(...byDistance.slice(value).map((r) => Math.min(...group.map((g) => dist(r, g)))));
+    const off = dist(middle, { x: group.reduce((sum, p) => sum + p.x, 0) / value, y: group.reduce((sum, p) => sum + p.y, 0) / value });
+    return { group, apart, off };
+  });
+  // Within a pixel is a tie (two spots alone are equally far apart).
+  const farthest = Math.max(...groups.map((g) => g.apart));
+  const best = groups.filter((g) => g.apart >= farthest - 1).sort((a, b) => a.off - b.off)[0];
+  return best ? best.group : spots.slice(0, value);
 }
 
 /**
@@ -1260,34 +1293,34 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     upright.release();
     return face;
   });
-  let guesses: FaceGuess[] = [];
+  // The face patches are freed only at the end: a die the classifier reads is placed by the spots on its patch (topFaceCentre).
   try {
     const classifier = classifierFor(cfg);
-    if (classifier) guesses = classifyFaces(classifier, faces, cfg);
+    const guesses = classifier ? classifyFaces(classifier, faces, cfg) : [];
+    // A die found by its pips alone is a die only when they are counted clearly and the classifier is sure of the same value.
+    const isDie = (blob: Blob, i: number) => {
+      const face = faces[i] as FaceRead;
+      const guess = guesses[i];
+      return !blob.byPips || (guess !== undefined && face.confidence >= cfg.minConfidence && guess.value === face.pips && guess.probability >= cfg.classifierAlone);
+    };
+    const kept = blobs.flatMap((blob, i) => (isDie(blob, i) ? [{ blob, i }] : []));
+    const dice: DieReading[] = kept.map(({ blob, i }) => {
+      const face = faces[i] as FaceRead;
+      const colour = nearestColour(face.body, cfg.palette, cfg.colourLightnessWeight);
+      const { value, confidence } = decideValue(face, guesses[i] ?? null, cfg, !blob.seamCut);
+      // The top face's centre, not the blob's (which may include side faces).
+      const centre = value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch);
+      return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
+    });
+    const fills = new Map(dice.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
+    // A die found by its pips was given the frame's median size: its size class (a Las Vegas big die) cannot be told.
+    const unsized = new Set(dice.filter((_, k) => kept[k]?.blob.byPips));
+    // Validity, colour confidence and size class: src/vision/validity.ts.
+    const judged = judgeScene({ dice: inReadingOrder(dice), fills, unsized, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
+    return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
   } finally {
     for (const face of faces) face.inner.release();
   }
-  // A die found by its pips alone is a die only when they are counted clearly and the classifier is sure of the same value.
-  const isDie = (blob: Blob, i: number) => {
-    const face = faces[i] as (typeof faces)[number];
-    const guess = guesses[i];
-    return !blob.byPips || (guess !== undefined && face.confidence >= cfg.minConfidence && guess.value === face.pips && guess.probability >= cfg.classifierAlone);
-  };
-  const kept = blobs.flatMap((blob, i) => (isDie(blob, i) ? [{ blob, i }] : []));
-  const dice: DieReading[] = kept.map(({ blob, i }) => {
-    const face = faces[i] as (typeof faces)[number];
-    const colour = nearestColour(face.body, cfg.palette, cfg.colourLightnessWeight);
-    const { value, confidence } = decideValue(face, guesses[i] ?? null, cfg, !blob.seamCut);
-    // The top face's centre, not the blob's (which may include side faces).
-    const centre = value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg.facePatch), cfg.facePatch);
-    return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
-  });
-  const fills = new Map(dice.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
-  // A die found by its pips was given the frame's median size: its size class (a Las Vegas big die) cannot be told.
-  const unsized = new Set(dice.filter((_, k) => kept[k]?.blob.byPips));
-  // Validity, colour confidence and size class: src/vision/validity.ts.
-  const judged = judgeScene({ dice: inReadingOrder(dice), fills, unsized, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
-  return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
 }
 
 /**
