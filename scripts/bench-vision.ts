@@ -82,7 +82,16 @@ if (mistakesAt >= 0 && (mistakesFile === undefined || mistakesFile.startsWith('-
   console.error('bench:vision: --mistakes needs the file to write the dice not read right to');
   process.exit(2);
 }
-const round1 = (v: number) => Math.round(v * 10) / 10;
+if (mistakesFile !== undefined) {
+  // Checked before the run, not after it.
+  try {
+    writeFileSync(mistakesFile, '');
+  } catch (err) {
+    console.error(`bench:vision: cannot write the --mistakes file ${mistakesFile}: ${(err as Error).message}`);
+    process.exit(2);
+  }
+}
+const rounded = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
 /** Every die not read right, as written to the --mistakes file. */
 const mistakes: object[] = [];
 cv.setNumThreads(1);
@@ -152,7 +161,7 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
     }
     row[value ?? 0] = (row[value ?? 0] ?? 0) + 1;
     const read = reading.dice[best] as DieReading;
-    const mistake = { file: image.file, box: die.box, label: die.value, read: value, confidence: Math.round(1000 * read.confidence) / 1000 };
+    const mistake = { file: image.file, box: die.box, label: die.value, read: value, confidence: rounded(read.confidence, 3) };
     if (value === null) {
       unreadable++;
       imageExact = false;
@@ -172,7 +181,7 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
       falsePositives++;
       predictedWithValue++;
       imageExact = false;
-      mistakes.push({ kind: 'phantom', file: image.file, center: { x: round1(read.center.x), y: round1(read.center.y) }, read: read.value, confidence: Math.round(1000 * read.confidence) / 1000 });
+      mistakes.push({ kind: 'phantom', file: image.file, center: { x: rounded(read.center.x, 1), y: rounded(read.center.y, 1) }, read: read.value, confidence: rounded(read.confidence, 3) });
     }
   }
   if (imageExact) exactImages++;

@@ -109,11 +109,16 @@ describe('npm run bench:vision', () => {
     expect(phantom?.center?.y).toBeLessThanOrEqual(y1);
   });
 
-  it('refuses --mistakes without a file to write to', async () => {
-    const { code, figures, err } = await bench([dataset(), '--mistakes']);
-    expect(code).toBe(2);
-    expect(figures).toBeNull();
-    expect(err).toContain('--mistakes needs the file');
+  it('refuses --mistakes without a file to write to, or with one it cannot write, before reading', async () => {
+    const none = await bench([dataset(), '--mistakes']);
+    expect(none.code).toBe(2);
+    expect(none.figures).toBeNull();
+    expect(none.err).toContain('--mistakes needs the file');
+    const unwritable = join(dataset(), 'no-such-folder', 'mistakes.jsonl');
+    const bad = await bench([dataset(), '--mistakes', unwritable]);
+    expect(bad.code).toBe(2);
+    expect(bad.figures).toBeNull();
+    expect(bad.err).toContain(`cannot write the --mistakes file ${unwritable}`);
   });
 
   it('refuses a --set of a setting that is not a number or yes/no, naming it', async () => {
