@@ -1078,7 +1078,7 @@ function pipThresholds(dist: cv.Mat, cfg: VisionConfig): number[] {
  */
 export function readFace(face: cv.Mat, cfg: VisionConfig): FaceRead {
   const side = cfg.facePatch;
-  const inset = Math.round(side * cfg.faceInset);
+  const inset = faceInsetOf(cfg);
   const innerSide = side - 2 * inset;
   const view = face.getRegion(new cv.Rect(inset, inset, innerSide, innerSide));
   const inner = view.copy();
@@ -1114,6 +1114,11 @@ export function readFace(face: cv.Mat, cfg: VisionConfig): FaceRead {
   const n = best.pips.length;
   const centre = { x: best.pips.reduce((sum, p) => sum + p.x, 0) / n, y: best.pips.reduce((sum, p) => sum + p.y, 0) / n };
   return { body, pips: n, confidence, centre, inner };
+}
+
+/** Pixels ignored at each edge of the face patch (bevel, rounded corners): the inner patch starts here. */
+function faceInsetOf(cfg: VisionConfig): number {
+  return Math.round(cfg.facePatch * cfg.faceInset);
 }
 
 /** A face as readFace read it: its body colour, its pip count and how sure that is, the counted pips' centroid, and the patch inside the inset (Lab) for the classifier and topFaceCentre. */
@@ -1160,7 +1165,7 @@ function spotsOf(dist: cv.Mat, inset: number, cfg: VisionConfig): Pip[] {
  */
 function topFaceCentre(face: FaceRead, value: number, cfg: VisionConfig): Point {
   if (face.centre && face.pips === value) return face.centre;
-  const inset = Math.round(cfg.facePatch * cfg.faceInset);
+  const inset = faceInsetOf(cfg);
   const dist = distanceMap(face.inner, face.body, cfg.pipLightnessWeight);
   const spots = spotsOf(dist, inset, cfg);
   dist.release();
