@@ -60,6 +60,8 @@ export interface VisionConfig extends SceneConfig {
   readonly maxRow: number;
   /** Look for dice that only their pips give away (a white die on a light floor): a face's layout of pip-sized specks outside every die found. Such a die is kept only when its pips are counted clearly and the classifier is sure of the same value. */
   readonly findByPips: boolean;
+  /** For `findByPips`: where a speck too large or too ragged for a pip lies outside every die found (a white die's pips joined by bits of its faint outline), the dark pips around it are looked for as dark round spots: lightness below its surroundings (black-hat) by more than this, in 8-bit grey levels. Lower it for faint pips; 0 turns it off. */
+  readonly darkPipContrast: number;
   /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
   readonly rowSquareness: number;
   /** Share of its box a row of dice must fill (higher than `minFill`: a die seen with a side face, or a cable, also makes a bar). */
@@ -152,6 +154,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   pieceMinFill: 0.6,
   maxRow: 3,
   findByPips: true,
+  darkPipContrast: 50,
   rowSquareness: 0.2,
   rowMinFill: 0.75,
   facePatch: 80,
@@ -208,6 +211,7 @@ export function checkVisionConfig(cfg: VisionConfig): void {
   if (!(cfg.faceInset >= 0 && cfg.faceInset < 0.5)) bad(`faceInset must be from 0 to below 0.5 (a share of the face at each edge), got ${cfg.faceInset}`);
   if (cfg.pipThresholds.length === 0 || cfg.pipThresholds.some((t) => !(t > 0))) bad(`pipThresholds must be one or more numbers above 0, got [${cfg.pipThresholds.join(', ')}]`);
   if (cfg.splitDepths.some((d) => !(d > 0 && d < 1))) bad(`splitDepths must be shares between 0 and 1, got [${cfg.splitDepths.join(', ')}]`);
+  if (!(cfg.darkPipContrast >= 0 && cfg.darkPipContrast < 256)) bad(`darkPipContrast must be from 0 (off) to 255 grey levels, got ${cfg.darkPipContrast}`);
 }
 
 /** Median of the 8-bit values counted in a 256-bin histogram. */
@@ -700,7 +704,7 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
     else large.push(contour);
   }
   const { blobs, objects } = diceOfBlobs(image, large, cfg);
-  return { blobs: cfg.findByPips ? [...blobs, ...diceByPips(specks, blobs, cfg)] : blobs, objects };
+  return { blobs: cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs, objects };
 }
 
 /** Step 1 for the blobs of at least a die's minimum area: the dice in them, and the blobs that are not all dice. */
@@ -771,6 +775,11 @@ function diceOfBlobs(image: cv.Mat, contours: readonly cv.Contour[], cfg: Vision
 // centre a face may be (over the two dice's mean size: dice lying side by side are about 1 apart; a side face of a found die,
 // seen obliquely, 0.65-0.75 on matteop65).
 const PIP_SPECK_MAX = 0.35;
+// The smallest ragged speck (over the median die's area) searched for dark pips: a 5's pips joined by bits of outline cover about
+// a tenth of the die; smaller specks are grain.
+const RAGGED_SPECK_MIN = 0.02;
+// The dark-spot search's kernel, over the median die's side: a little wider than a pip (about 0.2 of the side).
+const DARK_PIP_KERNEL = 0.3;
 const FACE_RADIUS = 0.5;
 const PIP_GROUP_APART = 0.8;
 
@@ -786,21 +795,20 @@ const PIP_GROUP_APART = 0.8;
  * reader keeps it only when its face's pips are counted clearly and the
  * classifier is sure of the same value (readDiceInImage).
  */
-function diceByPips(specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): Blob[] {
+function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): Blob[] {
   if (blobs.length === 0) return []; // no die to take the size from
   const typical = median(blobs.map((blob) => blob.size));
   const radius = typical * FACE_RADIUS;
-  const pips: Pip[] = [];
-  for (const { contour: speck, area } of specks) {
-    if (area < typical * typical * cfg.pipAreaMin * 0.5) continue;
-    const r = speck.boundingRect();
-    // Pip-sized and round, as the face's pip test wants them (grain and scratches are thin).
-    const round = Math.max(r.width, r.height) / Math.max(1, Math.min(r.width, r.height)) <= cfg.pipMaxElongation;
-    if (!round || Math.max(r.width, r.height) > typical * PIP_SPECK_MAX) continue;
-    const m = speck.moments();
-    const pip = { x: m.m10 / m.m00, y: m.m01 / m.m00, area };
-    if (!blobs.some((blob) => contains(blob.box, pip))) pips.push(pip);
-  }
+  const outsideDice = (p: Point) => !blobs.some((blob) => contains(blob.box, p));
+  const speckPips = specks.flatMap(({ contour, area }) => {
+    const pip = pipOf(contour, area, typical, cfg);
+    return pip && outsideDice(pip) ? [pip] : [];
+  });
+  // A speck neither a pip nor noise may be a white die's pips joined by its outline: there, the dark spots are the pips.
+  const ragged = specks.filter(({ contour, area }) => area >= typical * typical * RAGGED_SPECK_MIN && !pipOf(contour, area, typical, cfg) && outsideDice(centreOf(contour.boundingRect())));
+  const { pips: darkPips, windows } = cfg.darkPipContrast > 0 ? darkPipsAround(image, ragged, typical, cfg) : { pips: [], windows: [] };
+  const inWindow = (p: Point) => windows.some((r) => p.x >= r.x && p.x < r.x + r.width && p.y >= r.y && p.y < r.y + r.height);
+  const pips = [...speckPips.filter((p) => !inWindow(p)), ...darkPips.filter(outsideDice)];
   // Every group of specks around a midpoint, once each.
   const groups = new Map<string, number[]>();
   for (let a = 0; a < pips.length; a++) {
@@ -838,6 +846,56 @@ function diceByPips(specks: readonly { contour: cv.Contour; area: number }[], bl
     dice.push({ ...toBlob(rect), byPips: true });
   }
   return dice;
+}
+
+/** The speck as a pip (its centroid and area), or null when it is too small, too large or not round enough for one. */
+function pipOf(speck: cv.Contour, area: number, typical: number, cfg: VisionConfig): Pip | null {
+  if (area < typical * typical * cfg.pipAreaMin * 0.5) return null;
+  const r = speck.boundingRect();
+  // Pip-sized and round, as the face's pip test wants them (grain and scratches are thin).
+  const round = Math.max(r.width, r.height) / Math.max(1, Math.min(r.width, r.height)) <= cfg.pipMaxElongation;
+  if (!round || Math.max(r.width, r.height) > typical * PIP_SPECK_MAX) return null;
+  const m = speck.moments();
+  return m.m00 > 0 ? { x: m.m10 / m.m00, y: m.m01 / m.m00, area } : null;
+}
+
+const centreOf = (r: cv.Rect): Point => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+
+/**
+ * Step 1g': the dark pips around ragged specks, and the windows searched (each
+ * speck's box grown by half a die). In a white die on a light floor the pips
+ * may be joined into one speck by bits of the die's faint outline; a black-hat
+ * of the lightness (darker than the surroundings, over a little more than a
+ * pip's width) finds them apart again, thresholded at `darkPipContrast`.
+ */
+function darkPipsAround(image: cv.Mat, ragged: readonly { contour: cv.Contour }[], typical: number, cfg: VisionConfig): { pips: Pip[]; windows: cv.Rect[] } {
+  const pips: Pip[] = [];
+  const windows: cv.Rect[] = [];
+  const side = Math.max(3, Math.round(typical * DARK_PIP_KERNEL) | 1);
+  const scratch = new Scratch();
+  try {
+    const kernel = scratch.add(cv.getStructuringElement(cv.MORPH_ELLIPSE, new cv.Size(side, side)));
+    const pad = Math.round(typical / 2);
+    for (const { contour } of ragged) {
+      const b = contour.boundingRect();
+      // Specks of one die share a window.
+      if (windows.some((w) => w.x <= b.x && w.y <= b.y && w.x + w.width >= b.x + b.width && w.y + w.height >= b.y + b.height)) continue;
+      const x0 = Math.max(0, b.x - pad);
+      const y0 = Math.max(0, b.y - pad);
+      const window = new cv.Rect(x0, y0, Math.min(image.cols, b.x + b.width + pad) - x0, Math.min(image.rows, b.y + b.height + pad) - y0);
+      windows.push(window);
+      const grey = scratch.add(scratch.add(image.getRegion(window)).cvtColor(cv.COLOR_BGR2GRAY));
+      const spots = scratch.add(scratch.add(grey.morphologyEx(kernel, cv.MORPH_BLACKHAT)).threshold(cfg.darkPipContrast, 255, cv.THRESH_BINARY));
+      for (const spot of spots.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, new cv.Point2(window.x, window.y))) {
+        const pip = pipOf(spot, spot.area, typical, cfg);
+        // Overlapping windows find a pip twice.
+        if (pip && !pips.some((p) => Math.hypot(p.x - pip.x, p.y - pip.y) < 2)) pips.push(pip);
+      }
+    }
+    return { pips, windows };
+  } finally {
+    scratch.release();
+  }
 }
 
 /**

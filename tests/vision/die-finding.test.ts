@@ -52,12 +52,24 @@ describe('finding white dice on a light floor by their pips', () => {
     expect(diceFound(name, { ...DEFAULT_VISION_CONFIG, findByPips: false }).found).toBeLessThan(labelled);
   });
 
-  /** A light floor with a red 40 px die (3 white pips) at the left, and dark specks at `specks` (offsets from (400, 240)): a white die's pips, or not. */
-  function floorWithSpecks(specks: readonly (readonly [number, number])[]): cv.Mat {
+  it.each(['nell-byler-IMG_20191208_112300', 'nell-byler-IMG_20191208_112025'])('%s: every die is found, the white one only by the dark pips around a ragged speck', (name) => {
+    const { found, labelled } = diceFound(name, DEFAULT_VISION_CONFIG);
+    expect(found).toBe(labelled);
+    expect(diceFound(name, { ...DEFAULT_VISION_CONFIG, darkPipContrast: 0 }).found).toBe(labelled - 1);
+  });
+
+  /**
+   * A light floor with a red 40 px die (3 white pips) at the left, and dark specks at `specks` (offsets from (400, 240)): a white
+   * die's pips, or not. `joined` draws a thin stroke of a yellow as light as the floor from the first speck to the second.
+   */
+  function floorWithSpecks(specks: readonly (readonly [number, number])[], joined = false): cv.Mat {
     const frame = new cv.Mat(480, 640, cv.CV_8UC3, [200, 200, 200]);
     frame.drawRectangle(new cv.Point2(140, 220), new cv.Point2(180, 260), new cv.Vec3(40, 40, 190), -1);
     for (const d of [-11, 0, 11]) frame.drawCircle(new cv.Point2(160 + d, 240 + d), 3, new cv.Vec3(245, 245, 245), -1, cv.LINE_AA);
-    for (const [dx, dy] of specks) frame.drawCircle(new cv.Point2(400 + dx, 240 + dy), 3, new cv.Vec3(30, 30, 30), -1, cv.LINE_AA);
+    const at = ([dx, dy]: readonly [number, number]) => new cv.Point2(400 + dx, 240 + dy);
+    // Grey about 205, as light as the floor (no dark spot), but far from it in colour (in the foreground mask).
+    if (joined) frame.drawLine(at(specks[0] ?? [0, 0]), at(specks[1] ?? [0, 0]), new cv.Vec3(150, 200, 240), 2);
+    for (const speck of specks) frame.drawCircle(at(speck), 3, new cv.Vec3(30, 30, 30), -1, cv.LINE_AA);
     return frame.gaussianBlur(new cv.Size(3, 3), 0);
   }
   const byPips = (frame: cv.Mat) => findDieBlobs(frame, DEFAULT_VISION_CONFIG).blobs.filter((blob) => blob.byPips);
@@ -80,6 +92,15 @@ describe('finding white dice on a light floor by their pips', () => {
       expect(reading.valid).toBe(true);
     }
     expect(readDiceInImage(floorWithSpecks(FACES[value] ?? []), { ...DEFAULT_VISION_CONFIG, findByPips: false }).dice.map((d) => d.value)).toEqual([3]);
+  });
+
+  it('finds a die two of whose pips are joined into one ragged speck (by a bit of a faint outline) by its dark pips, and only then', () => {
+    const face = turned(FACES[5] ?? [], 0.3);
+    const at400 = (frame: cv.Mat, cfg: VisionConfig) => findDieBlobs(frame, cfg).blobs.filter((blob) => blob.byPips && Math.hypot(blob.rect.center.x - 400, blob.rect.center.y - 240) < 3);
+    expect(at400(floorWithSpecks(face, true), DEFAULT_VISION_CONFIG)).toHaveLength(1);
+    expect(at400(floorWithSpecks(face, true), { ...DEFAULT_VISION_CONFIG, darkPipContrast: 0 })).toEqual([]);
+    // Not joined, its pips are specks of their own: found either way.
+    expect(at400(floorWithSpecks(face), { ...DEFAULT_VISION_CONFIG, darkPipContrast: 0 })).toHaveLength(1);
   });
 
   it('does not tell the size class of a die found by its pips (its size is the frame\'s median, not measured)', () => {
