@@ -780,6 +780,9 @@ const PIP_SPECK_MAX = 0.35;
 const RAGGED_SPECK_MIN = 0.02;
 // The dark-spot search's kernel, over the median die's side: a little wider than a pip (about 0.2 of the side).
 const DARK_PIP_KERNEL = 0.3;
+// How near a dark pip (over the median die's side) a speck is taken for the same pip or a bit of outline beside it: pips of a
+// face are at least about 0.25 apart.
+const DARK_PIP_REACH = 0.2;
 const FACE_RADIUS = 0.5;
 const PIP_GROUP_APART = 0.8;
 
@@ -806,9 +809,10 @@ function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area:
   });
   // A speck neither a pip nor noise may be a white die's pips joined by its outline: there, the dark spots are the pips.
   const ragged = specks.filter(({ contour, area }) => area >= typical * typical * RAGGED_SPECK_MIN && !pipOf(contour, area, typical, cfg) && outsideDice(centreOf(contour.boundingRect())));
-  const { pips: darkPips, windows } = cfg.darkPipContrast > 0 ? darkPipsAround(image, ragged, typical, cfg) : { pips: [], windows: [] };
-  const inWindow = (p: Point) => windows.some((r) => p.x >= r.x && p.x < r.x + r.width && p.y >= r.y && p.y < r.y + r.height);
-  const pips = [...speckPips.filter((p) => !inWindow(p)), ...darkPips.filter(outsideDice)];
+  const darkPips = cfg.darkPipContrast > 0 ? darkPipsAround(image, ragged, typical, cfg).filter(outsideDice) : [];
+  // A dark pip stands for the specks close to it: the pip itself, or a bit of outline beside it.
+  const superseded = (p: Point) => darkPips.some((d) => Math.hypot(d.x - p.x, d.y - p.y) < typical * DARK_PIP_REACH);
+  const pips = [...speckPips.filter((p) => !superseded(p)), ...darkPips];
   // Every group of specks around a midpoint, once each.
   const groups = new Map<string, number[]>();
   for (let a = 0; a < pips.length; a++) {
@@ -862,13 +866,13 @@ function pipOf(speck: cv.Contour, area: number, typical: number, cfg: VisionConf
 const centreOf = (r: cv.Rect): Point => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
 
 /**
- * Step 1g': the dark pips around ragged specks, and the windows searched (each
- * speck's box grown by half a die). In a white die on a light floor the pips
+ * Step 1g': the dark pips around ragged specks (each speck's box grown by half
+ * a die is searched). In a white die on a light floor the pips
  * may be joined into one speck by bits of the die's faint outline; a black-hat
  * of the lightness (darker than the surroundings, over a little more than a
  * pip's width) finds them apart again, thresholded at `darkPipContrast`.
  */
-function darkPipsAround(image: cv.Mat, ragged: readonly { contour: cv.Contour }[], typical: number, cfg: VisionConfig): { pips: Pip[]; windows: cv.Rect[] } {
+function darkPipsAround(image: cv.Mat, ragged: readonly { contour: cv.Contour }[], typical: number, cfg: VisionConfig): Pip[] {
   const pips: Pip[] = [];
   const windows: cv.Rect[] = [];
   const side = Math.max(3, Math.round(typical * DARK_PIP_KERNEL) | 1);
@@ -892,7 +896,7 @@ function darkPipsAround(image: cv.Mat, ragged: readonly { contour: cv.Contour }[
         if (pip && !pips.some((p) => Math.hypot(p.x - pip.x, p.y - pip.y) < 2)) pips.push(pip);
       }
     }
-    return { pips, windows };
+    return pips;
   } finally {
     scratch.release();
   }
