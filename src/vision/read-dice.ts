@@ -60,7 +60,7 @@ export interface VisionConfig extends SceneConfig {
   readonly maxRow: number;
   /** Look for dice that only their pips give away (a white die on a light floor): a face's layout of pip-sized specks outside every die found. Such a die is kept only when its pips are counted clearly and the classifier is sure of the same value. */
   readonly findByPips: boolean;
-  /** For `findByPips`: where a speck too large or too ragged for a pip lies outside every die found (a white die's pips joined by bits of its faint outline), the dark pips around it are looked for as dark round spots: lightness below its surroundings (black-hat) by more than this, in 8-bit grey levels. Lower it for faint pips; 0 turns it off. */
+  /** For `findByPips`: where a speck too large or too ragged for a pip lies outside every die found (a white die's pips joined by bits of its faint outline), the dark pips around it are looked for as dark round spots: grey level below its surroundings (black-hat) by more than this, out of 255. Lower it for faint pips; 0 turns it off. */
   readonly darkPipContrast: number;
   /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
   readonly rowSquareness: number;
@@ -775,8 +775,8 @@ function diceOfBlobs(image: cv.Mat, contours: readonly cv.Contour[], cfg: Vision
 // centre a face may be (over the two dice's mean size: dice lying side by side are about 1 apart; a side face of a found die,
 // seen obliquely, 0.65-0.75 on matteop65).
 const PIP_SPECK_MAX = 0.35;
-// The smallest ragged speck (over the median die's area) searched for dark pips: a 5's pips joined by bits of outline cover about
-// a tenth of the die; smaller specks are grain.
+// The smallest ragged speck (over the median die's area) searched for dark pips: about one pip's area (a pip is about 0.15 of the
+// side across); a smaller ragged speck is grain or a scratch.
 const RAGGED_SPECK_MIN = 0.02;
 // The dark-spot search's kernel, over the median die's side: a little wider than a pip (about 0.2 of the side).
 const DARK_PIP_KERNEL = 0.3;
@@ -867,10 +867,10 @@ const centreOf = (r: cv.Rect): Point => ({ x: r.x + r.width / 2, y: r.y + r.heig
 
 /**
  * Step 1g': the dark pips around ragged specks (each speck's box grown by half
- * a die is searched). In a white die on a light floor the pips
- * may be joined into one speck by bits of the die's faint outline; a black-hat
- * of the lightness (darker than the surroundings, over a little more than a
- * pip's width) finds them apart again, thresholded at `darkPipContrast`.
+ * a die is searched). In a white die on a light floor the pips may be joined
+ * into one speck by bits of the die's faint outline; a black-hat of the grey
+ * image (darker than the surroundings, over a little more than a pip's width)
+ * finds them apart again, thresholded at `darkPipContrast`.
  */
 function darkPipsAround(image: cv.Mat, ragged: readonly { contour: cv.Contour }[], typical: number, cfg: VisionConfig): Pip[] {
   const pips: Pip[] = [];
