@@ -4,7 +4,7 @@
  * script finds the faces; scripts/train_die_classifier.py trains on them with
  * Debian's python3-torch (a development tool only: reading needs just OpenCV).
  *
- *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--jitter SET=N ...] [--seed N] [--labels-as-given] <dataset-dir> ...
+ *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--jitter SET=N ...] [--jitter-turn DEG] [--seed N] [--labels-as-given] <dataset-dir> ...
  *
  * Faces come from the reader's own die finder (so training sees what reading
  * sees): every blob whose box holds exactly one labelled die's centre is a
@@ -17,6 +17,8 @@
  * little (as far as the die finder's boxes stray). `--jitter SET=N` gives the set whose
  * folder is named SET its own N (repeat it for more sets): the shipped model warps
  * nell-byler's faces 13 times, the others 6, as its many colours are read worst.
+ * `--jitter-turn DEG` turns the warped boxes by up to DEG degrees either way (default 8; 20 is a
+ * candidate, measured on one half only: BENCHMARKS.md, session 18).
  * The labels are corrected by scripts/label-fixes.json (a value the photo does
  * not show, a die left without a label) unless `--labels-as-given`.
  * Seeded throughout: the same inputs give the same model files. `--seed N`
@@ -63,6 +65,8 @@ const jitters = options('--jitter').map((given) => {
 const jitter = jitters.findLast((j) => j.set === undefined)?.copies ?? 0;
 const jitterOf = (dir: string): number => jitters.findLast((j) => j.set === basename(dir))?.copies ?? jitter;
 const seed = option('--seed') ?? '7';
+const jitterTurn = Number(option('--jitter-turn') ?? 8);
+if (!(jitterTurn >= 0 && jitterTurn <= 45)) throw new Error(`--jitter-turn takes degrees from 0 to 45, got "${option('--jitter-turn')}"`);
 const asGiven = args.includes('--labels-as-given');
 const jitterRng = new SeededRandom(31_337);
 // Debian's interpreter, where apt's python3-torch is installed (not a pyenv or venv python on PATH).
@@ -70,7 +74,7 @@ const PYTHON = process.env.DICE_TOWER_PYTHON ?? '/usr/bin/python3';
 if (half !== undefined && half !== '0' && half !== '1') throw new Error(`--half takes 0 or 1, got "${half}"`);
 if (!/^\d+$/.test(seed)) throw new Error(`--seed takes a whole number, got "${seed}"`);
 if (datasets.length === 0 && simFrames === 0) {
-  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--jitter SET=N ...] [--seed N] [--labels-as-given] <dataset-dir> ...');
+  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--jitter SET=N ...] [--jitter-turn DEG] [--seed N] [--labels-as-given] <dataset-dir> ...');
   process.exit(2);
 }
 const unknown = jitters.find((j) => j.set !== undefined && !datasets.some((dir) => basename(dir) === j.set));
@@ -121,7 +125,7 @@ function jitterBox(box: readonly Point[], rng: SeededRandom): Point[] {
   const cy = box.reduce((s, p) => s + p.y, 0) / box.length;
   const edge = Math.hypot((box[1] as Point).x - (box[0] as Point).x, (box[1] as Point).y - (box[0] as Point).y);
   const scale = rng.range(0.92, 1.08);
-  const turn = (rng.range(-8, 8) * Math.PI) / 180;
+  const turn = (rng.range(-jitterTurn, jitterTurn) * Math.PI) / 180;
   const dx = rng.range(-0.06, 0.06) * edge;
   const dy = rng.range(-0.06, 0.06) * edge;
   return box.map((p) => {
