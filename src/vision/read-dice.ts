@@ -535,6 +535,11 @@ function squareFrom(rect: cv.RotatedRect, side: number, p: Point): Blob {
   return toBlob(new cv.RotatedRect(new cv.Point2(centre.x, centre.y), new cv.Size(side, side), rect.angle));
 }
 
+/** The middle of an upright rectangle. */
+function centreOf(r: cv.Rect): Point {
+  return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+}
+
 /** Whether a point lies inside a convex polygon (corners in order around it). */
 function contains(box: readonly Point[], p: Point): boolean {
   let sign = 0;
@@ -639,7 +644,7 @@ function addOutlined(L: cv.Mat, mask: cv.Mat, cfg: VisionConfig, scratch: Scratc
     if (scratch.add(mask.getRegion(inFrame)).countNonZero() > inFrame.width * inFrame.height * 0.2) continue;
     // A shrunken pixel p covers frame pixels p * scale to p * scale + scale - 1: the hull's low side takes the first, its high side the last.
     const hull = c.convexHull().getPoints();
-    const middle = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    const middle = centreOf(r);
     const grown = (p: number, mid: number) => p * scale + (p + 0.5 > mid ? scale - 1 : 0);
     hulls.push(scale === 1 ? hull : hull.map((p) => new cv.Point2(grown(p.x, middle.x), grown(p.y, middle.y))));
   }
@@ -803,12 +808,10 @@ function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area:
   const typical = median(blobs.map((blob) => blob.size));
   const radius = typical * FACE_RADIUS;
   const outsideDice = (p: Point) => !blobs.some((blob) => contains(blob.box, p));
-  const speckPips = specks.flatMap(({ contour, area }) => {
-    const pip = pipOf(contour, area, typical, cfg);
-    return pip && outsideDice(pip) ? [pip] : [];
-  });
+  const measured = specks.map((speck) => ({ ...speck, pip: pipOf(speck.contour, speck.area, typical, cfg) }));
+  const speckPips = measured.flatMap(({ pip }) => (pip && outsideDice(pip) ? [pip] : []));
   // A speck neither a pip nor noise may be a white die's pips joined by its outline: there, the dark spots are the pips.
-  const ragged = specks.filter(({ contour, area }) => area >= typical * typical * RAGGED_SPECK_MIN && !pipOf(contour, area, typical, cfg) && outsideDice(centreOf(contour.boundingRect())));
+  const ragged = measured.filter(({ contour, area, pip }) => !pip && area >= typical * typical * RAGGED_SPECK_MIN && outsideDice(centreOf(contour.boundingRect())));
   const darkPips = cfg.darkPipContrast > 0 ? darkPipsAround(image, ragged, typical, cfg).filter(outsideDice) : [];
   // A dark pip stands for the specks close to it: the pip itself, or a bit of outline beside it.
   const superseded = (p: Point) => darkPips.some((d) => Math.hypot(d.x - p.x, d.y - p.y) < typical * DARK_PIP_REACH);
@@ -862,8 +865,6 @@ function pipOf(speck: cv.Contour, area: number, typical: number, cfg: VisionConf
   const m = speck.moments();
   return m.m00 > 0 ? { x: m.m10 / m.m00, y: m.m01 / m.m00, area } : null;
 }
-
-const centreOf = (r: cv.Rect): Point => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
 
 /**
  * Step 1g': the dark pips around ragged specks (each speck's box grown by half
