@@ -60,16 +60,18 @@ describe('finding white dice on a light floor by their pips', () => {
 
   /**
    * A light floor with a red 40 px die (3 white pips) at the left, and dark specks at `specks` (offsets from (400, 240)): a white
-   * die's pips, or not. `joined` draws a thin stroke of a yellow as light as the floor from the first speck to the second.
+   * die's pips, or not. `joined` draws a thin stroke of a yellow as light as the floor from the first speck to the second;
+   * the specks from `yellowFrom` on are drawn in that yellow (pips the colour test finds and a black-hat does not).
    */
-  function floorWithSpecks(specks: readonly (readonly [number, number])[], joined = false): cv.Mat {
+  function floorWithSpecks(specks: readonly (readonly [number, number])[], joined = false, yellowFrom = specks.length): cv.Mat {
     const frame = new cv.Mat(480, 640, cv.CV_8UC3, [200, 200, 200]);
     frame.drawRectangle(new cv.Point2(140, 220), new cv.Point2(180, 260), new cv.Vec3(40, 40, 190), -1);
     for (const d of [-11, 0, 11]) frame.drawCircle(new cv.Point2(160 + d, 240 + d), 3, new cv.Vec3(245, 245, 245), -1, cv.LINE_AA);
     const at = ([dx, dy]: readonly [number, number]) => new cv.Point2(400 + dx, 240 + dy);
     // Grey about 205, as light as the floor (no dark spot), but far from it in colour (in the foreground mask).
-    if (joined) frame.drawLine(at(specks[0] ?? [0, 0]), at(specks[1] ?? [0, 0]), new cv.Vec3(150, 200, 240), 2);
-    for (const speck of specks) frame.drawCircle(at(speck), 3, new cv.Vec3(30, 30, 30), -1, cv.LINE_AA);
+    const yellow = new cv.Vec3(150, 200, 240);
+    if (joined) frame.drawLine(at(specks[0] ?? [0, 0]), at(specks[1] ?? [0, 0]), yellow, 2);
+    specks.forEach((speck, i) => frame.drawCircle(at(speck), 3, i < yellowFrom ? new cv.Vec3(30, 30, 30) : yellow, -1, cv.LINE_AA));
     return frame.gaussianBlur(new cv.Size(3, 3), 0);
   }
   const byPips = (frame: cv.Mat) => findDieBlobs(frame, DEFAULT_VISION_CONFIG).blobs.filter((blob) => blob.byPips);
@@ -101,6 +103,14 @@ describe('finding white dice on a light floor by their pips', () => {
     expect(at400(floorWithSpecks(face, true), { ...DEFAULT_VISION_CONFIG, darkPipContrast: 0 })).toEqual([]);
     // Not joined, its pips are specks of their own: found either way.
     expect(at400(floorWithSpecks(face), { ...DEFAULT_VISION_CONFIG, darkPipContrast: 0 })).toHaveLength(1);
+  });
+
+  it('keeps the specks no dark pip stands for: a 5 whose joined pips are dark and whose other three are yellow is found whole', () => {
+    const face = turned(FACES[5] ?? [], 0.3);
+    const frame = floorWithSpecks(face, true, 2);
+    // The two dark pips alone would make a die centred between them, 8 px or more from the face's centre.
+    const found = findDieBlobs(frame, DEFAULT_VISION_CONFIG).blobs.filter((blob) => blob.byPips);
+    expect(found.map((blob) => [Math.round(blob.rect.center.x), Math.round(blob.rect.center.y)])).toEqual([[400, 240]]);
   });
 
   it('does not tell the size class of a die found by its pips (its size is the frame\'s median, not measured)', () => {
