@@ -43,23 +43,22 @@ if (half !== undefined && half !== '0' && half !== '1') {
   console.error(`bench:vision: --half takes 0 (even positions) or 1 (odd positions), got "${half}"`);
   process.exit(2);
 }
-const overrides: Record<string, number> = {};
+const overrides: Record<string, number | boolean> = {};
 args.forEach((a, i) => {
   if (a !== '--set') return;
   const [key, value] = (args[i + 1] ?? '').split('=');
-  const settable = key !== undefined && ['number', 'boolean'].includes(typeof (DEFAULT_VISION_CONFIG as unknown as Record<string, unknown>)[key]);
-  if (!settable || !Number.isFinite(Number(value))) {
+  const kind = key === undefined ? undefined : typeof (DEFAULT_VISION_CONFIG as unknown as Record<string, unknown>)[key];
+  if (key === undefined || (kind !== 'number' && kind !== 'boolean') || !Number.isFinite(Number(value))) {
     console.error(`bench:vision: --set needs key=number with a numeric or yes/no (0 or 1) VisionConfig key, got "${args[i + 1]}"`);
     process.exit(2);
   }
-  overrides[key] = Number(value);
+  // Yes/no settings are set as 0 or 1.
+  overrides[key] = kind === 'boolean' ? Number(value) !== 0 : Number(value);
 });
 const modelAt = args.indexOf('--model');
 const config: VisionConfig = {
   ...DEFAULT_VISION_CONFIG,
   ...overrides,
-  // Booleans are set as 0 or 1.
-  ...('useClassifier' in overrides ? { useClassifier: overrides.useClassifier !== 0 } : {}),
   ...(modelAt >= 0 ? { classifierModel: args[modelAt + 1] as string } : {}),
 };
 if (!dir) {

@@ -121,6 +121,12 @@ describe('npm run bench:vision', () => {
     expect(bad.err).toContain(`cannot write the --mistakes file ${unwritable}`);
   });
 
+  it('takes a yes/no setting as 0 or 1 and reports it as no or yes', { timeout: 120_000 }, async () => {
+    const { code, figures } = await bench([dataset(), '--set', 'rereadTurned=0', '--set', 'findByPips=1', '--set', 'minConfidence=0.7']);
+    expect(code).toBe(0);
+    expect((figures as unknown as { overrides: unknown }).overrides).toEqual({ rereadTurned: false, findByPips: true, minConfidence: 0.7 });
+  });
+
   it('refuses a --set of a setting that is not a number or yes/no, naming it', async () => {
     const { code, figures, err } = await bench([dataset(), '--set', 'pipThresholds=50']);
     expect(code).toBe(2);
