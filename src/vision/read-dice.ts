@@ -120,6 +120,8 @@ export interface VisionConfig extends SceneConfig {
   readonly classifierOverrule: number;
   /** Classifier probability at which it reads a face the pips could not. Raise it for fewer wrong values. */
   readonly classifierAlone: number;
+  /** Read a face left unreadable again in a box turned to its edges' main direction (a round die's box, or one cut at seams, may sit turned against its face). The value is kept only when the pips are counted clearly there and the classifier is sure of the same value. */
+  readonly rereadTurned: boolean;
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
   readonly palette: Readonly<Record<string, Lab>>;
@@ -187,6 +189,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   classifierOverrule: 0.99,
   // The mean over 8 views is seldom as sure as one view: held out, 0.95 left right readings unreadable (BENCHMARKS.md, session 16).
   classifierAlone: 0.85,
+  rereadTurned: true,
   classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
   colourLightnessWeight: 0.45,
@@ -1336,6 +1339,71 @@ function classifyFaces(classifier: FaceClassifier, faces: readonly { pips: numbe
   return guesses;
 }
 
+/** A face turned less than this (degrees) against its box reads the same in a box turned to it. */
+const MIN_TURN = 5;
+
+/**
+ * How far (degrees, -45 to 45) the edges on a face patch (Lab) are turned
+ * against the patch's sides: the gradient's direction times four, so that a
+ * square's four sides agree, averaged with the squared magnitude as weight.
+ */
+export function edgeTurn(face: cv.Mat): number {
+  const scratch = new Scratch();
+  try {
+    const [lightness] = face.splitChannels().map((m) => scratch.add(m)) as [cv.Mat];
+    const floats = (m: cv.Mat) => {
+      const data = scratch.add(m).getData();
+      return new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
+    };
+    const gx = floats(lightness.sobel(cv.CV_32F, 1, 0, 3));
+    const gy = floats(lightness.sobel(cv.CV_32F, 0, 1, 3));
+    let cos = 0;
+    let sin = 0;
+    for (let i = 0; i < gx.length; i++) {
+      const x = gx[i] as number;
+      const y = gy[i] as number;
+      const m2 = x * x + y * y;
+      if (m2 === 0) continue;
+      // (x + iy)^4 / |g|^2 = |g|^2 e^(4iθ), with no trigonometry per pixel.
+      const re = x * x - y * y;
+      const im = 2 * x * y;
+      cos += (re * re - im * im) / m2;
+      sin += (2 * re * im) / m2;
+    }
+    return (Math.atan2(sin, cos) / 4) * (180 / Math.PI);
+  } finally {
+    scratch.release();
+  }
+}
+
+/**
+ * A face left unreadable, read again in a square box turned to its edges: a
+ * 2 or 3 whose box sits turned 45° against it has its pips side by side, which
+ * is no face's layout. Kept only on the terms of a die found by its pips:
+ * counted clearly, and the classifier sure of the same value over its 8 views.
+ */
+function readTurned(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
+  const patch = uprightFace(image, blob, cfg.facePatch);
+  const turn = edgeTurn(patch);
+  patch.release();
+  if (Math.abs(turn) < MIN_TURN) return null;
+  const side = Math.max(blob.rect.size.width, blob.rect.size.height);
+  const turned = toBlob(new cv.RotatedRect(blob.rect.center, new cv.Size(side, side), blob.rect.angle + turn));
+  const upright = uprightFace(image, turned, cfg.facePatch);
+  const face = readFace(upright, cfg);
+  upright.release();
+  try {
+    if (face.confidence < cfg.minConfidence || face.centre === null) return null;
+    const input = faceInput(face.inner, face.body);
+    const [guess] = classifier.classify([input], true);
+    input.release();
+    if (guess?.value !== face.pips || guess.probability < cfg.classifierAlone) return null;
+    return { ...decideValue(face, guess, cfg), value: face.pips, centre: patchToFrame(turned, face.centre, cfg.facePatch) };
+  } finally {
+    face.inner.release();
+  }
+}
+
 /** The smallest frame side the reader and calibration take: the tray floor is estimated on a copy an eighth the size, and the calibration probes the middle of a quarter-size copy over 16 pixels. */
 export const MIN_FRAME_SIDE = 64;
 
@@ -1375,9 +1443,11 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const dice: DieReading[] = kept.map(({ blob, i }) => {
       const face = faces[i] as FaceRead;
       const colour = nearestColour(face.body, cfg.palette, cfg.colourLightnessWeight);
-      const { value, confidence } = decideValue(face, guesses[i] ?? null, cfg, !blob.seamCut);
+      const decided = decideValue(face, guesses[i] ?? null, cfg, !blob.seamCut);
+      const turned = decided.value === null && classifier && cfg.rereadTurned ? readTurned(image, blob, classifier, cfg) : null;
+      const { value, confidence } = turned ?? decided;
       // The top face's centre, not the blob's (which may include side faces).
-      const centre = value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch);
+      const centre = turned?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
       return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
     });
     const fills = new Map(dice.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
