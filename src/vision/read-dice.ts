@@ -120,7 +120,7 @@ export interface VisionConfig extends SceneConfig {
   readonly classifierOverrule: number;
   /** Classifier probability at which it reads a face the pips could not. Raise it for fewer wrong values. */
   readonly classifierAlone: number;
-  /** Read a face left unreadable again in a box turned to its edges' main direction (a round die's box, or one cut at seams, may sit turned against its face). The value is kept only when the pips are counted clearly there and the classifier is sure of the same value. */
+  /** Read a face left unreadable, which the classifier takes for a die's face, again in a box turned to its edges' main direction (a round die's box, or one cut at seams, may sit turned against its face). The value is kept only when the pips are counted clearly there and the classifier is sure of the same value. */
   readonly rereadTurned: boolean;
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
@@ -1443,8 +1443,10 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const dice: DieReading[] = kept.map(({ blob, i }) => {
       const face = faces[i] as FaceRead;
       const colour = nearestColour(face.body, cfg.palette, cfg.colourLightnessWeight);
-      const decided = decideValue(face, guesses[i] ?? null, cfg, !blob.seamCut);
-      const turned = decided.value === null && classifier && cfg.rereadTurned ? readTurned(image, blob, classifier, cfg) : null;
+      const guess = guesses[i] ?? null;
+      const decided = decideValue(face, guess, cfg, !blob.seamCut);
+      // Most faces left unreadable are blobs the classifier takes for no face (tray parts, shadows): not worth reading again.
+      const turned = decided.value === null && classifier && cfg.rereadTurned && guess !== null && guess.value > 0 ? readTurned(image, blob, classifier, cfg) : null;
       const { value, confidence } = turned ?? decided;
       // The top face's centre, not the blob's (which may include side faces).
       const centre = turned?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
