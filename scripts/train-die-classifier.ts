@@ -170,6 +170,8 @@ if (simFrames > 0) {
 const counts = [0, 1, 2, 3, 4, 5, 6].map((v) => samples.filter((s) => s.value === v).length);
 console.log(`training on ${samples.length} faces (not a face, then values 1-6: ${counts.join(', ')})`);
 const work = mkdtempSync(join(tmpdir(), 'die-faces-'));
+// The faces take hundreds of megabytes: removed however the run ends (a failed training, a model OpenCV reads otherwise).
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 writeFileSync(join(work, 'faces.bin'), Buffer.concat(samples.map((s) => Buffer.from(s.input.buffer, s.input.byteOffset, s.input.byteLength))));
 writeFileSync(join(work, 'values.bin'), Uint8Array.from(samples.map((s) => s.value)));
 const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs), String(FACE_INPUT_SIDE), String(FACE_INPUT_CHANNELS), seed], { stdio: 'inherit' });
@@ -186,6 +188,5 @@ const check = samples.slice(0, expected.length / CLASSES);
 const fromCv = loadFaceClassifier(out).classify(check.map((s) => new cv.Mat(Buffer.from(s.input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32FC3)), true);
 let worst = 0;
 fromCv.forEach((g, i) => (worst = Math.max(worst, Math.abs(g.probability - (expected[i * CLASSES + g.value] as number)))));
-rmSync(work, { recursive: true });
 console.log(`wrote ${join(out, MODEL_CFG)} and ${MODEL_WEIGHTS}; OpenCV and PyTorch differ by at most ${worst.toExponential(2)} on ${check.length} faces`);
 if (worst > 1e-4) throw new Error('the model OpenCV loaded does not give the trained answers');
