@@ -11,7 +11,7 @@
  *
  * `--half 0` takes the images at even positions of labels.json, `--half 1`
  * the odd ones: tune on one half, report on the other (a held-out check).
- * `--set` overrides one numeric `VisionConfig` tunable for the run (repeatable),
+ * `--set` overrides one numeric or yes/no (0 or 1) `VisionConfig` tunable for the run (repeatable),
  * for trying a setting without editing the defaults (`--set useClassifier=0`
  * reads with the pip counter alone). `--model DIR` reads with the face
  * classifier in DIR (say one trained on `--half 0` only, to measure on half 1).
