@@ -4,27 +4,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onePhotoSet, type LabelledDie } from './photo-set.js';
 
 const SCRIPT = fileURLToPath(new URL('../scripts/bench-vision.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const photo = (name: string) => fileURLToPath(new URL(`../fixtures/vision-photos/${name}`, import.meta.url));
-
-interface LabelledDie {
-  value: number;
-  box: [number, number, number, number];
-  note?: string;
-}
-
-/** A one-photo set in shared/datasets/FORMAT.md's layout, from a fixture photo and its labels (some dice given a note). */
-function dataset(notes: Record<number, string> = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-vision-'));
-  mkdirSync(join(dir, 'images'));
-  copyFileSync(photo('matteop65-dice_23.jpg'), join(dir, 'images', 'a.jpg'));
-  const fixture = JSON.parse(readFileSync(photo('matteop65-dice_23.json'), 'utf8')) as { width: number; height: number; dice: LabelledDie[] };
-  const dice = fixture.dice.map((d, i) => (notes[i] ? { ...d, note: notes[i] } : d));
-  writeFileSync(join(dir, 'labels.json'), JSON.stringify({ images: [{ file: 'images/a.jpg', width: fixture.width, height: fixture.height, dice }] }));
-  return dir;
-}
 
 /** Runs the benchmark; resolves with its exit code, the figures of its last line (when it printed one) and stderr. */
 function bench(args: string[]): Promise<{ code: number | null; figures: Record<string, number> | null; err: string }> {
@@ -43,8 +27,8 @@ function bench(args: string[]): Promise<{ code: number | null; figures: Record<s
 
 describe('npm run bench:vision', () => {
   it('scores emblem faces apart: out of the recall and precision, and a prediction on one is no false positive', { timeout: 120_000 }, async () => {
-    const plain = await bench([dataset()]);
-    const marked = await bench([dataset({ 0: 'emblem face' })]);
+    const plain = await bench([onePhotoSet()]);
+    const marked = await bench([onePhotoSet({ 0: 'emblem face' })]);
     expect(plain.code).toBe(0);
     expect(marked.code).toBe(0);
     const p = plain.figures as Record<string, number>;
@@ -83,7 +67,7 @@ describe('npm run bench:vision', () => {
 
   it('writes every die not read right to the --mistakes file: wrong values, missed dice and phantoms, with the image and the box or centre', { timeout: 120_000 }, async () => {
     // The fixture photo's three dice, all 1s read right (the fixture's own test says so): the first labelled 2, the second left without a label, and a die labelled where there is none.
-    const dir = dataset();
+    const dir = onePhotoSet();
     const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as { images: { dice: LabelledDie[] }[] };
     const photoLabels = labels.images[0] as { dice: LabelledDie[] };
     const [first, second, third] = photoLabels.dice as [LabelledDie, LabelledDie, LabelledDie];
@@ -110,25 +94,25 @@ describe('npm run bench:vision', () => {
   });
 
   it('refuses --mistakes without a file to write to, or with one it cannot write, before reading', async () => {
-    const none = await bench([dataset(), '--mistakes']);
+    const none = await bench([onePhotoSet(), '--mistakes']);
     expect(none.code).toBe(2);
     expect(none.figures).toBeNull();
     expect(none.err).toContain('--mistakes needs the file');
-    const unwritable = join(dataset(), 'no-such-folder', 'mistakes.jsonl');
-    const bad = await bench([dataset(), '--mistakes', unwritable]);
+    const unwritable = join(onePhotoSet(), 'no-such-folder', 'mistakes.jsonl');
+    const bad = await bench([onePhotoSet(), '--mistakes', unwritable]);
     expect(bad.code).toBe(2);
     expect(bad.figures).toBeNull();
     expect(bad.err).toContain(`cannot write the --mistakes file ${unwritable}`);
   });
 
   it('takes a yes/no setting as 0 or 1 and reports it as no or yes', { timeout: 120_000 }, async () => {
-    const { code, figures } = await bench([dataset(), '--set', 'rereadTurned=0', '--set', 'findByPips=1', '--set', 'minConfidence=0.7']);
+    const { code, figures } = await bench([onePhotoSet(), '--set', 'rereadTurned=0', '--set', 'findByPips=1', '--set', 'minConfidence=0.7']);
     expect(code).toBe(0);
     expect((figures as unknown as { overrides: unknown }).overrides).toEqual({ rereadTurned: false, findByPips: true, minConfidence: 0.7 });
   });
 
   it('refuses a --set of a setting that is not a number or yes/no, naming it', async () => {
-    const { code, figures, err } = await bench([dataset(), '--set', 'pipThresholds=50']);
+    const { code, figures, err } = await bench([onePhotoSet(), '--set', 'pipThresholds=50']);
     expect(code).toBe(2);
     expect(figures).toBeNull();
     expect(err).toContain('"pipThresholds=50"');

@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onePhotoSet } from './photo-set.js';
 
 // Training itself needs Debian's python3-torch and an hour; these check what the script does around it, with a Python that fails at once.
 const SCRIPT = fileURLToPath(new URL('../scripts/train-die-classifier.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-const photo = (name: string) => fileURLToPath(new URL(`../fixtures/vision-photos/${name}`, import.meta.url));
-
-/** A one-photo set in shared/datasets/FORMAT.md's layout, from a fixture photo and its labels. */
-function dataset(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'train-set-'));
-  mkdirSync(join(dir, 'images'));
-  copyFileSync(photo('matteop65-dice_23.jpg'), join(dir, 'images', 'a.jpg'));
-  const fixture = JSON.parse(readFileSync(photo('matteop65-dice_23.json'), 'utf8')) as { width: number; height: number; dice: unknown[] };
-  writeFileSync(join(dir, 'labels.json'), JSON.stringify({ images: [{ file: 'images/a.jpg', width: fixture.width, height: fixture.height, dice: fixture.dice }] }));
-  return dir;
-}
 
 /** Runs the training script with `env` added; resolves with its exit code and stderr. */
 function train(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; err: string }> {
@@ -34,7 +24,7 @@ describe('scripts/train-die-classifier.ts', () => {
   it('says what it needs when the training fails, and leaves neither its faces in the temporary folder nor a model', { timeout: 120_000 }, async () => {
     const temp = mkdtempSync(join(tmpdir(), 'train-tmp-'));
     const out = join(mkdtempSync(join(tmpdir(), 'train-out-')), 'model');
-    const { code, err } = await train(['--sim', '0', '--out', out, dataset()], { DICE_TOWER_PYTHON: '/bin/false', TMPDIR: temp });
+    const { code, err } = await train(['--sim', '0', '--out', out, onePhotoSet()], { DICE_TOWER_PYTHON: '/bin/false', TMPDIR: temp });
     expect(code).toBe(1);
     expect(err).toContain("training failed (/bin/false exited with 1); it needs Debian's python3-torch");
     // Python was run, so the faces were written to a die-faces-* folder (tsx keeps its own cache there too).
@@ -48,7 +38,7 @@ describe('scripts/train-die-classifier.ts', () => {
     [['--half', '2'], '--half takes 0 or 1, got "2"'],
     [['--jitter', 'other=3'], '--jitter other=3: no dataset folder named "other" is given'],
   ])('refuses %j, naming it, before any work', { timeout: 60_000 }, async (options, message) => {
-    const { code, err } = await train([...options, '--sim', '0', dataset()], { DICE_TOWER_PYTHON: '/bin/false' });
+    const { code, err } = await train([...options, '--sim', '0', onePhotoSet()], { DICE_TOWER_PYTHON: '/bin/false' });
     expect(code).not.toBe(0);
     expect(err).toContain(message);
     expect(err).not.toContain('training failed');

@@ -376,7 +376,8 @@ function flatFloorDistance(channels: readonly [cv.Mat, cv.Mat, cv.Mat], floor: L
   return scratch.add(withA.add(scratch.add(b.convertScaleAbs(1, -(floor.b + 128)))));
 }
 
-function toBlob(rect: cv.RotatedRect): Blob {
+/** A blob of a rotated rectangle: its corners as the box, its mean side as the size. */
+export function toBlob(rect: cv.RotatedRect): Blob {
   return { rect, box: corners(rect), size: (rect.size.width + rect.size.height) / 2 };
 }
 
@@ -1376,6 +1377,11 @@ export function edgeTurn(face: cv.Mat): number {
   }
 }
 
+/** A pip count the classifier confirms: counted clearly, and the classifier sure of the same value (the terms on which a die found by its pips is kept). */
+function confirmedCount(face: FaceRead, guess: FaceGuess | undefined, cfg: VisionConfig): guess is FaceGuess {
+  return guess !== undefined && face.confidence >= cfg.minConfidence && guess.value === face.pips && guess.probability >= cfg.classifierAlone;
+}
+
 /**
  * A face left unreadable, read again in a square box turned to its edges: a
  * 2 or 3 whose box sits turned 45° against it has its pips side by side, which
@@ -1397,8 +1403,8 @@ function readTurned(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: 
     const input = faceInput(face.inner, face.body);
     const [guess] = classifier.classify([input], true);
     input.release();
-    if (guess?.value !== face.pips || guess.probability < cfg.classifierAlone) return null;
-    return { ...decideValue(face, guess, cfg), value: face.pips, centre: patchToFrame(turned, face.centre, cfg.facePatch) };
+    if (!confirmedCount(face, guess, cfg)) return null;
+    return { value: face.pips, confidence: decideValue(face, guess, cfg).confidence, centre: patchToFrame(turned, face.centre, cfg.facePatch) };
   } finally {
     face.inner.release();
   }
@@ -1434,11 +1440,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const classifier = classifierFor(cfg);
     const guesses = classifier ? classifyFaces(classifier, faces, cfg) : [];
     // A die found by its pips alone is a die only when they are counted clearly and the classifier is sure of the same value.
-    const isDie = (blob: Blob, i: number) => {
-      const face = faces[i] as FaceRead;
-      const guess = guesses[i];
-      return !blob.byPips || (guess !== undefined && face.confidence >= cfg.minConfidence && guess.value === face.pips && guess.probability >= cfg.classifierAlone);
-    };
+    const isDie = (blob: Blob, i: number) => !blob.byPips || confirmedCount(faces[i] as FaceRead, guesses[i], cfg);
     const kept = blobs.flatMap((blob, i) => (isDie(blob, i) ? [{ blob, i }] : []));
     const dice: DieReading[] = kept.map(({ blob, i }) => {
       const face = faces[i] as FaceRead;

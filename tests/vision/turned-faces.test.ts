@@ -1,21 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import cv from '../../src/hardware/opencv.js';
-import { DEFAULT_VISION_CONFIG, decodeFrame, edgeTurn, readDiceInImage, uprightFace, type Blob, type VisionConfig } from '../../src/vision/read-dice.js';
+import { DEFAULT_VISION_CONFIG, decodeFrame, edgeTurn, readDiceInImage, toBlob, uprightFace, type Blob, type VisionConfig } from '../../src/vision/read-dice.js';
 
-/** A square box (as the reader's blobs have) of side `side` centred on (cx, cy), turned `angle` degrees. */
-function squareBlob(cx: number, cy: number, side: number, angle: number): Blob {
-  const rad = (angle * Math.PI) / 180;
-  const u = { x: (Math.cos(rad) * side) / 2, y: (Math.sin(rad) * side) / 2 };
-  const v = { x: -u.y, y: u.x };
-  const box = [
-    { x: cx - u.x - v.x, y: cy - u.y - v.y },
-    { x: cx + u.x - v.x, y: cy + u.y - v.y },
-    { x: cx + u.x + v.x, y: cy + u.y + v.y },
-    { x: cx - u.x + v.x, y: cy - u.y + v.y },
-  ];
-  return { rect: new cv.RotatedRect(new cv.Point2(cx, cy), new cv.Size(side, side), angle), box, size: side };
-}
+/** A square blob of side `side` centred on (cx, cy), turned `angle` degrees, as the reader makes them. */
+const squareBlob = (cx: number, cy: number, side: number, angle: number): Blob => toBlob(new cv.RotatedRect(new cv.Point2(cx, cy), new cv.Size(side, side), angle));
 
 describe('edgeTurn: how far a face is turned against its box', () => {
   it.each([-30, -10, 20, 40])('finds a red square turned %d° in an upright box, and about 0° once the box is turned by what it found', (angle) => {
