@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createHandTower, createSimulator, DIE_COLOURS, isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
+import { createHandTower, createSimulator, DIE_COLOURS, isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings, type Camera, type DieColour, type Tower } from './hardware/index.js';
 import { checkedCamera, checkSettleConfig, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
 import { calibratedConfig, readCalibrationFile } from './vision/calibrate.js';
 import { DEFAULT_TRAY } from './hardware/simulator/index.js';
@@ -64,10 +64,10 @@ async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Ca
   const source = /^\d+$/.test(config.camera) ? Number(config.camera) : config.camera;
   const isFolder = !isCameraDevice(source) && typeof source === 'string' && statSync(source, { throwIfNoEntry: false })?.isDirectory();
   if (isFolder && (config.exposure != null || config.whiteBalance != null)) throw new Error('--exposure and --white-balance set a camera device; a folder of images has neither');
-  const video = isFolder ? null : openVideoCamera({ source, width: 1280, height: 720, exposure: config.exposure ?? null, whiteBalance: config.whiteBalance ?? null });
+  const video = isFolder ? null : await openVideoCamera({ source, width: 1280, height: 720, exposure: config.exposure ?? null, whiteBalance: config.whiteBalance ?? null });
   for (const warning of video ? refusedSettings(config, video) : []) process.stderr.write(`dice-tower: warning: ${warning}\n`);
   const device = video ?? openFolderCamera(source as string);
-  const closeCamera = async () => ('close' in device ? (device as VideoCamera).close() : undefined);
+  const closeCamera = async () => video?.close();
   // A live stream (not a folder of stills) is read only once the dice have settled.
   const live = !isFolder;
   // A camera device's frames always differ a little (sensor noise): the same picture twice means it froze. A replayed file may repeat one.

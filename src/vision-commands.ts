@@ -145,12 +145,12 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
   if (values.image !== undefined) empty = loadImage(values.image);
   if (values.camera !== undefined) {
     const source = /^\d+$/.test(values.camera) ? Number(values.camera) : values.camera;
-    const camera = openVideoCamera({ source, width: 1280, height: 720, ...fixed });
+    const camera = await openVideoCamera({ source, width: 1280, height: 720, ...fixed });
     for (const warning of refusedSettings(fixed, camera)) process.stderr.write(`dice-tower: warning: ${warning}\n`);
     try {
       empty = decodeFrame((await camera.capture()).image);
     } finally {
-      camera.close();
+      await camera.close();
     }
   }
   const file = calibrationFile(dataDir);

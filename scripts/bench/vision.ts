@@ -109,7 +109,7 @@ for (let roll = 0; roll < streamRolls; roll++) {
   for (let i = 0; i < AT_REST; i++) video.write(cv.imdecode(renderTray(dice, streamTray, { noiseSeed: noise++ })));
 }
 video.release();
-const webcam = openVideoCamera({ source: videoPath });
+const webcam = await openVideoCamera({ source: videoPath });
 let frameNo = 0;
 const streamCamera: Camera = {
   async capture() {
@@ -136,7 +136,7 @@ for (let roll = 0; roll < streamRolls; roll++) {
   while (frameNo < rollEnd) await streamCamera.capture();
 }
 const loopSeconds = loopMs / 1000;
-webcam.close();
+await webcam.close();
 rmSync(dir, { recursive: true, force: true });
 const stream = {
   loop: 'settle-and-read (settlingPipeline over openVideoCamera)',

@@ -3,43 +3,31 @@
  * or an index) or a video file, and a folder of still images. All deliver
  * JPEG frames through the `Camera` interface, like the simulator.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import cv from './opencv.js';
 import { CameraError, type Camera, type Frame } from './types.js';
 import { errorText } from '../error-text.js';
 import { decodeImage } from './image-bytes.js';
+import type { CameraFault, CameraReply, CameraRequest } from './camera-process.js';
+import type { CameraSettings, VideoCameraOptions } from './video-capture.js';
 
-// Not every binding exports these; they are OpenCV's own numbers (videoio.hpp).
-const CAP_PROP_AUTO_WB = 44;
-const CAP_PROP_WB_TEMPERATURE = 45;
-/** V4L2's "manual exposure" value of CAP_PROP_AUTO_EXPOSURE. */
-const V4L2_MANUAL_EXPOSURE = 1;
-
-export interface VideoCameraOptions {
-  /** Device index (0 = /dev/video0), a device path, or a video file. */
-  readonly source: number | string;
-  readonly width?: number;
-  readonly height?: number;
-  /** Fixed exposure in the driver's units (V4L2: 100 µs steps); null leaves it automatic. */
-  readonly exposure?: number | null;
-  /** Fixed white balance in kelvin; null leaves it automatic. */
-  readonly whiteBalance?: number | null;
-  readonly jpegQuality?: number;
-  /** Frames dropped before each capture so the frame is fresh, not one the driver buffered. */
-  readonly staleFrames?: number;
-}
+export { isCameraDevice, type CameraSettings, type VideoCameraOptions } from './video-capture.js';
 
 export interface VideoCamera extends Camera {
   /** Which fixed settings the driver accepted (some webcams ignore them). */
-  readonly settings: { readonly exposure: boolean; readonly whiteBalance: boolean };
-  close(): void;
+  readonly settings: CameraSettings;
+  /** Frees the camera. A capture under way is rejected at once; the camera is freed when its read ends (waited for up to `CLOSE_WAIT_MS`). */
+  close(): Promise<void>;
 }
 
-/**
- * A captured image as a JPEG frame, the image freed. Encoded off the main thread (a 1280×720 frame takes 2-3 ms, 30 times a
- * second while dice settle): the server keeps answering meanwhile.
- */
+/** How long `close` waits for a read under way to end before it lets the camera's process end on its own. */
+export const CLOSE_WAIT_MS = 3000;
+
+/** A captured image as a JPEG frame, the image freed. Encoded off the main thread (a 1280×720 frame takes 2-3 ms): the server keeps answering meanwhile. */
 async function encoded(image: cv.Mat, quality: number, capturedAt = Date.now()): Promise<Frame> {
   try {
     return { image: await cv.imencodeAsync('.jpg', image, [cv.IMWRITE_JPEG_QUALITY, quality]), width: image.cols, height: image.rows, capturedAt };
@@ -56,112 +44,117 @@ export function refusedSettings(asked: Pick<VideoCameraOptions, 'exposure' | 'wh
   return refused;
 }
 
-/** A camera device (an index, /dev/videoN, or a stable name such as /dev/v4l/by-id/...), not a video file. */
-export const isCameraDevice = (source: number | string) => typeof source === 'number' || /^\/dev\/(video|v4l\/)/.test(source);
+const CAMERA_PROCESS = fileURLToPath(new URL('./camera-process.ts', import.meta.url));
+// The camera's process runs TypeScript as the command does (bin/dice-tower.js): through tsx, named by its full path so the
+// working directory does not matter.
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-/** Opens a webcam or a video file. Throws CameraError `camera/not_found` when it cannot be opened. */
-export function openVideoCamera(options: VideoCameraOptions): VideoCamera {
-  const quality = options.jpegQuality ?? 90;
-  const stale = options.staleFrames ?? (isCameraDevice(options.source) ? 2 : 0);
-  const settings = { exposure: false, whiteBalance: false };
+const cameraError = (fault: CameraFault) => new CameraError(fault.code, fault.message);
 
-  const open = (): cv.VideoCapture => {
-    if (typeof options.source === 'string' && !existsSync(options.source)) {
-      throw new CameraError('camera/not_found', `camera ${options.source} does not exist (unplugged, or a wrong path)`);
-    }
-    let cap: cv.VideoCapture;
-    try {
-      cap = isCameraDevice(options.source) ? new cv.VideoCapture(options.source, cv.CAP_V4L2) : new cv.VideoCapture(options.source);
-    } catch (err) {
-      throw new CameraError('camera/not_found', `camera ${String(options.source)} cannot be opened: unplugged, or in use by another program (${errorText(err)})`);
-    }
-    if (options.width) cap.set(cv.CAP_PROP_FRAME_WIDTH, options.width);
-    if (options.height) cap.set(cv.CAP_PROP_FRAME_HEIGHT, options.height);
-    // Automatic exposure and white balance change the dice's colours between frames: fix them where the driver allows.
-    if (options.exposure != null) {
-      settings.exposure = cap.set(cv.CAP_PROP_AUTO_EXPOSURE, V4L2_MANUAL_EXPOSURE) && cap.set(cv.CAP_PROP_EXPOSURE, options.exposure);
-    }
-    if (options.whiteBalance != null) {
-      settings.whiteBalance = cap.set(CAP_PROP_AUTO_WB, 0) && cap.set(CAP_PROP_WB_TEMPERATURE, options.whiteBalance);
-    }
-    return cap;
-  };
+/** A running camera process and the captures it owes. */
+interface CameraProcess {
+  readonly child: ChildProcess;
+  readonly settings: CameraSettings;
+  readonly pending: Map<number, { resolve: (frame: Frame) => void; reject: (err: CameraError) => void }>;
+  /** Resolves when the process has ended (the camera freed). */
+  readonly ended: Promise<void>;
+}
 
-  const fromFile = !isCameraDevice(options.source);
-  // Frames are read off the main thread: a read waits for the camera (up to V4L2's timeout when it hangs), and the server must
-  // keep answering meanwhile. A capture that is lost or closed is retired, and freed once no read is using it: never under one.
-  interface Opened {
-    readonly cap: cv.VideoCapture;
-    /** When it was opened: a video file's frame times count from here (a file opened again after its end starts again now, not in the past). */
-    readonly since: number;
-    reads: number;
-    retired: boolean;
+/** Holds the server open only while the camera's process owes it an answer: an idle camera does not keep a command running. */
+function holdOpen(child: ChildProcess, hold: boolean): void {
+  if (hold) {
+    child.ref();
+    child.channel?.ref();
+  } else {
+    child.unref();
+    child.channel?.unref();
   }
-  const opening = (): Opened => ({ cap: open(), since: Date.now(), reads: 0, retired: false });
-  let current: Opened | null = opening();
+}
+
+/**
+ * Opens a webcam or a video file in a process of its own (camera-process.ts): opening, setting up and reading a camera block
+ * for as long as the driver takes, and the server must keep answering meanwhile; a driver that crashes takes only that
+ * process down. Rejects with CameraError `camera/not_found` when the camera cannot be opened. A camera process that ends
+ * unasked fails the captures it owed with `camera/lost`; the next capture opens the camera again.
+ */
+export async function openVideoCamera(options: VideoCameraOptions): Promise<VideoCamera> {
+  const name = String(options.source);
+  const wasClosed = () => new CameraError('camera/lost', `camera ${name} was closed`);
   let closed = false;
-  const retire = (opened: Opened) => {
-    if (current === opened) current = null;
-    if (opened.retired) return;
-    opened.retired = true;
-    if (opened.reads === 0) opened.cap.release();
-  };
-  const read = async (opened: Opened): Promise<cv.Mat> => {
-    opened.reads++;
-    try {
-      return await opened.cap.readAsync();
-    } finally {
-      opened.reads--;
-      if (opened.retired && opened.reads === 0) opened.cap.release();
-    }
-  };
-  const wasClosed = () => new CameraError('camera/lost', `camera ${String(options.source)} was closed`);
-  /** One frame, or the CameraError of a lost or empty read (its capture retired, so the next one opens the camera again). */
-  const captureOnce = async (): Promise<Frame | CameraError> => {
-    if (closed) throw wasClosed();
-    current ??= opening();
-    const opened = current;
-    let image: cv.Mat | null = null;
-    try {
-      // The stale frames first: dropped, and freed at once, not left to V8's collector (a 1280×720 frame is 2.7 MB of external memory to it).
-      for (let i = 0; i <= stale; i++) {
-        image?.release();
-        image = null;
-        if (opened.retired) throw new Error('it was given up during this capture');
-        image = await read(opened);
-      }
-    } catch (err) {
-      image?.release();
-      if (closed) throw wasClosed();
-      retire(opened);
-      return new CameraError('camera/lost', `camera ${String(options.source)} stopped answering: ${errorText(err)}`);
-    }
-    const frame = image as cv.Mat;
+  let nextId = 0;
+  let current: CameraProcess | null = null;
+  let starting: Promise<CameraProcess> | null = null;
+
+  const start = (): Promise<CameraProcess> =>
+    new Promise((resolve, reject) => {
+      const child = fork(CAMERA_PROCESS, [], { execArgv: ['--import', TSX_LOADER], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const pending: CameraProcess['pending'] = new Map();
+      const ended = new Promise<void>((done) => child.once('exit', () => done()));
+      child.on('message', (reply: CameraReply) => {
+        if (reply.kind === 'opened') resolve({ child, settings: reply.settings, pending, ended });
+        else if (reply.kind === 'not_opened') reject(cameraError(reply.fault));
+        else {
+          const owed = pending.get(reply.id);
+          pending.delete(reply.id);
+          holdOpen(child, pending.size > 0);
+          if (owed === undefined) return;
+          if (reply.kind === 'failed') owed.reject(cameraError(reply.fault));
+          else owed.resolve({ image: Buffer.from(reply.image.buffer, reply.image.byteOffset, reply.image.byteLength), width: reply.width, height: reply.height, capturedAt: reply.capturedAt });
+        }
+      });
+      const stopped = (why: string) => {
+        const err = new CameraError('camera/lost', `camera ${name}'s process stopped: ${why}`);
+        reject(err);
+        for (const owed of pending.values()) owed.reject(err);
+        pending.clear();
+        if (current?.child === child) current = null;
+      };
+      child.on('error', (err) => stopped(errorText(err)));
+      child.on('exit', (code, signal) => stopped(signal ? `killed by ${signal}` : `it ended (exit code ${code})`));
+      child.send({ kind: 'open', options } satisfies CameraRequest);
+    });
+
+  const running = async (): Promise<CameraProcess> => {
+    if (current) return current;
+    starting ??= start().finally(() => (starting = null));
+    const started = await starting;
     if (closed) {
-      frame.release();
+      started.child.send({ kind: 'close' } satisfies CameraRequest);
       throw wasClosed();
     }
-    if (frame.empty || frame.rows === 0) {
-      retire(opened);
-      return new CameraError('camera/no_frame', `camera ${String(options.source)} gave no frame (unplugged, busy, or the end of the video)`);
-    }
-    // A video file's frames carry its own clock: read faster or slower than it was recorded, a roll still takes as long as it did.
-    return encoded(frame, quality, fromFile ? opened.since + opened.cap.get(cv.CAP_PROP_POS_MSEC) : Date.now());
+    current = started;
+    holdOpen(started.child, started.pending.size > 0);
+    return started;
   };
+
+  const first = await running();
   return {
-    settings,
+    settings: first.settings,
     async capture(): Promise<Frame> {
-      // A device unplugged and plugged back reads nothing through its old handle: it is opened again, once, before the capture
-      // fails. A video file that gives no frame has ended.
-      for (let attempt = 1; ; attempt++) {
-        const result = await captureOnce();
-        if (!(result instanceof CameraError)) return result;
-        if (fromFile || attempt === 2) throw result;
-      }
+      if (closed) throw wasClosed();
+      const { child, pending } = await running();
+      // Closed while it was (re)opening.
+      if (closed) throw wasClosed();
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        holdOpen(child, true);
+        child.send({ kind: 'capture', id } satisfies CameraRequest);
+      });
     },
-    close() {
+    async close() {
       closed = true;
-      if (current) retire(current);
+      const open = current;
+      current = null;
+      if (open === null) return;
+      for (const owed of open.pending.values()) owed.reject(wasClosed());
+      open.pending.clear();
+      if (open.child.connected) open.child.send({ kind: 'close' } satisfies CameraRequest);
+      // A read that hangs in the driver holds the process: it ends on its own once the read gives up (or with the server).
+      holdOpen(open.child, false);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([open.ended, new Promise((done) => (timer = setTimeout(done, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
     },
   };
 }

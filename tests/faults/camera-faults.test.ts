@@ -70,7 +70,7 @@ async function resumes(table: Table, board: Scoreboard, id: string): Promise<Tab
 
 describe('camera faults end in a clear status and the game goes on', () => {
   it('no frames (the stream ends), then the device gone, then back', async () => {
-    const camera = openVideoCamera({ source: video });
+    const camera = await openVideoCamera({ source: video });
     cleanups.push(() => camera.close());
     const { table, board, game } = await rig(checkedCamera(camera));
     expect(sorted((await table.roll(game.id)).rolls[0]!.values)).toEqual(truths[0]);

@@ -1,10 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cv from '../../src/hardware/opencv.js';
-import { isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings } from '../../src/hardware/camera-sources.js';
+import { CLOSE_WAIT_MS, isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings } from '../../src/hardware/camera-sources.js';
+import { openVideoSource } from '../../src/hardware/video-capture.js';
 import { buffersHeldAfter } from '../opencv-buffers.js';
+
+// Every camera process started, to kill one as a crashing driver would.
+const forked = vi.hoisted(() => [] as ChildProcess[]);
+vi.mock('node:child_process', async (actual) => {
+  const real = await actual<typeof import('node:child_process')>();
+  return {
+    ...real,
+    fork: (...args: Parameters<typeof real.fork>) => {
+      const child = real.fork(...args);
+      forked.push(child);
+      return child;
+    },
+  };
+});
 
 let dir: string;
 
@@ -23,9 +39,9 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('video camera (VideoCapture)', () => {
+describe('video camera (VideoCapture, in a process of its own)', () => {
   it('replays a video file frame by frame as JPEG frames, then reports the end', async () => {
-    const camera = openVideoCamera({ source: join(dir, 'roll.avi') });
+    const camera = await openVideoCamera({ source: join(dir, 'roll.avi') });
     const seen: number[] = [];
     for (let i = 0; i < 4; i++) {
       const frame = await camera.capture();
@@ -35,31 +51,31 @@ describe('video camera (VideoCapture)', () => {
     // MJPG is lossy: the levels come back within a few steps.
     seen.forEach((b, i) => expect(Math.abs(b - 40 * i)).toBeLessThan(8));
     await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/no_frame' });
-    camera.close();
+    await camera.close();
   });
 
   it('stamps a video file\'s frames with its own clock (10 frames a second: 100 ms apart, however fast they are read)', async () => {
-    const camera = openVideoCamera({ source: join(dir, 'roll.avi') });
+    const camera = await openVideoCamera({ source: join(dir, 'roll.avi') });
     const times: number[] = [];
     for (let i = 0; i < 4; i++) times.push((await camera.capture()).capturedAt);
-    camera.close();
+    await camera.close();
     for (let i = 1; i < 4; i++) expect(Math.abs((times[i] as number) - (times[i - 1] as number) - 100)).toBeLessThan(1);
   });
 
   it('starts a video file\'s clock again from the time it is opened again after its end, not in the past', async () => {
-    const camera = openVideoCamera({ source: join(dir, 'roll.avi') });
+    const camera = await openVideoCamera({ source: join(dir, 'roll.avi') });
     let last = 0;
     for (let i = 0; i < 4; i++) last = (await camera.capture()).capturedAt;
     await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/no_frame' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     const again = (await camera.capture()).capturedAt;
-    camera.close();
+    await camera.close();
     expect(again).toBeGreaterThan(last - 300);
     expect(again).toBeGreaterThan(Date.now() - 1000);
   });
 
   it('says which fixed settings the driver refused (a video file takes neither)', async () => {
-    const camera = openVideoCamera({ source: join(dir, 'roll.avi'), exposure: 100, whiteBalance: 4000 });
+    const camera = await openVideoCamera({ source: join(dir, 'roll.avi'), exposure: 100, whiteBalance: 4000 });
     expect(camera.settings).toEqual({ exposure: false, whiteBalance: false });
     expect(refusedSettings({ exposure: 100, whiteBalance: 4000 }, camera)).toEqual([
       'the camera did not take the fixed exposure 100: it stays automatic',
@@ -67,7 +83,7 @@ describe('video camera (VideoCapture)', () => {
     ]);
     // Not asked for, not refused.
     expect(refusedSettings({ exposure: null }, camera)).toEqual([]);
-    camera.close();
+    await camera.close();
   });
 
   it('takes /dev/videoN and the stable names under /dev/v4l/ for camera devices, anything else for a video file', () => {
@@ -75,32 +91,60 @@ describe('video camera (VideoCapture)', () => {
     for (const file of ['roll.avi', '/home/me/roll.mp4', '/dev/shm/roll.mp4']) expect(isCameraDevice(file)).toBe(false);
   });
 
-  it('rejects a capture in progress when the camera is closed, reads no more frames, and frees the camera once, after the read', async () => {
-    const release = vi.spyOn(cv.VideoCapture.prototype, 'release');
-    const readAsync = vi.spyOn(cv.VideoCapture.prototype, 'readAsync');
-    try {
-      const camera = openVideoCamera({ source: join(dir, 'roll.avi'), staleFrames: 2 });
-      const pending = camera.capture();
-      camera.close();
-      // The first (stale) read was under way: the camera is freed when it ends, not now.
-      expect(release).toHaveBeenCalledTimes(0);
-      await expect(pending).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining('was closed') });
-      expect(readAsync).toHaveBeenCalledTimes(1);
-      expect(release).toHaveBeenCalledTimes(1);
-      await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining('was closed') });
-      camera.close();
-      expect(release).toHaveBeenCalledTimes(1);
-    } finally {
-      release.mockRestore();
-      readAsync.mockRestore();
-    }
+  it('rejects a capture in progress when the camera is closed, and the closed camera\'s process ends', async () => {
+    const camera = await openVideoCamera({ source: join(dir, 'roll.avi'), staleFrames: 2 });
+    const pending = camera.capture();
+    const closing = camera.close();
+    await expect(pending).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining('was closed') });
+    const startedAt = performance.now();
+    await closing;
+    // It returned because the process ended (the video freed), not because it gave up waiting.
+    expect(performance.now() - startedAt).toBeLessThan(CLOSE_WAIT_MS);
+    await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining('was closed') });
+    await camera.close();
   });
 
-  it('opens a device again within the capture when its old handle reads nothing (unplugged and plugged back), and says when it cannot', async () => {
+  it('keeps the server answering while a camera takes its time to open', async () => {
+    // Opening a FIFO blocks until something writes to it, as a hung V4L2 device blocks its open.
+    const fifo = join(dir, 'slow-camera');
+    execFileSync('mkfifo', [fifo]);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    const opening = openVideoCamera({ source: fifo });
+    try {
+      await expect.poll(() => ticks, { timeout: 5000 }).toBeGreaterThanOrEqual(20);
+    } finally {
+      clearInterval(ticker);
+    }
+    // Its process, still opening, dies: the open fails, naming the camera.
+    forked.at(-1)?.kill('SIGKILL');
+    await expect(opening).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining(`camera ${fifo}'s process stopped: killed by SIGKILL`) });
+  });
+
+  it('opens the camera again in a new process when its process dies, after failing the capture it owed', async () => {
+    const camera = await openVideoCamera({ source: join(dir, 'roll.avi') });
+    const pending = camera.capture();
+    // Killed as the capture is asked for (as when the driver crashes).
+    forked.at(-1)?.kill('SIGKILL');
+    await expect(pending).rejects.toMatchObject({ code: 'camera/lost', message: expect.stringContaining('process stopped') });
+    // Opened again, from the video's start.
+    expect(Math.round(blueOf((await camera.capture()).image) / 40)).toBe(0);
+    await camera.close();
+  });
+
+  it('names the camera it cannot open', async () => {
+    await expect(openVideoCamera({ source: join(dir, 'missing.avi') })).rejects.toMatchObject({ code: 'camera/not_found', message: expect.stringMatching(/missing\.avi does not exist/) });
+    await expect(openVideoCamera({ source: '/dev/video97' })).rejects.toMatchObject({ code: 'camera/not_found', message: expect.stringMatching(/video97 does not exist/) });
+  });
+});
+
+describe('video source (the camera process\'s reads)', () => {
+  it('opens a device again within the capture when its old handle reads nothing (unplugged and plugged back), and says when it cannot', () => {
     // A modelled V4L2 device: a handle opened before an unplug reads empty frames; opening fails while it is unplugged (the binding throws a string).
     let generation = 0;
     let plugged = true;
     const opened: number[] = [];
+    const released: number[] = [];
     class FakeDevice {
       readonly generation = generation;
       constructor() {
@@ -113,31 +157,31 @@ describe('video camera (VideoCapture)', () => {
       get() {
         return 0;
       }
-      async readAsync() {
+      read() {
         return this.generation === generation && plugged ? numbered(2) : new cv.Mat();
       }
-      release() {}
+      release() {
+        released.push(this.generation);
+      }
     }
     const real = cv.VideoCapture;
     (cv as { VideoCapture: unknown }).VideoCapture = FakeDevice;
     try {
-      const camera = openVideoCamera({ source: 0 });
-      expect(Math.round(blueOf((await camera.capture()).image) / 40)).toBe(2);
+      const source = openVideoSource({ source: 0 });
+      expect(Math.round(blueOf(source.capture().image) / 40)).toBe(2);
       generation++; // unplugged and plugged back
-      expect(Math.round(blueOf((await camera.capture()).image) / 40)).toBe(2);
+      expect(Math.round(blueOf(source.capture().image) / 40)).toBe(2);
       expect(opened).toEqual([0, 1]);
+      expect(released).toEqual([0]);
       plugged = false;
       generation++;
-      await expect(camera.capture()).rejects.toMatchObject({ code: 'camera/not_found', message: expect.stringContaining('camera 0 cannot be opened: unplugged, or in use by another program') });
-      camera.close();
+      expect(() => source.capture()).toThrow(expect.objectContaining({ code: 'camera/not_found', message: expect.stringContaining('camera 0 cannot be opened: unplugged, or in use by another program') }));
+      source.close();
+      expect(released).toEqual([0, 1]);
+      expect(() => source.capture()).toThrow(expect.objectContaining({ code: 'camera/lost', message: expect.stringContaining('was closed') }));
     } finally {
       (cv as { VideoCapture: unknown }).VideoCapture = real;
     }
-  });
-
-  it('names the camera it cannot open', async () => {
-    expect(() => openVideoCamera({ source: join(dir, 'missing.avi') })).toThrow(/missing\.avi does not exist/);
-    expect(() => openVideoCamera({ source: '/dev/video97' })).toThrow(/video97 does not exist/);
   });
 });
 
@@ -175,11 +219,11 @@ describe('a replayed folder with a broken image', () => {
 });
 
 describe('capturing frees every OpenCV buffer it allocates (a live camera captures 30 a second)', () => {
-  it('a video camera, dropping a stale frame before each', async () => {
-    const camera = openVideoCamera({ source: join(dir, 'roll.avi'), staleFrames: 1 });
-    await camera.capture();
-    expect(await buffersHeldAfter(() => camera.capture())).toBe(0);
-    camera.close();
+  it('a video camera (its process\'s reads), dropping a stale frame before each', async () => {
+    const source = openVideoSource({ source: join(dir, 'roll.avi'), staleFrames: 1 });
+    source.capture();
+    expect(await buffersHeldAfter(() => source.capture())).toBe(0);
+    source.close();
   });
 
   it('a folder of images', async () => {
