@@ -26,9 +26,9 @@
  * the faces): models trained with other seeds show how far the figures move
  * between trainings on the same faces.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DIE_COLOURS, SeededRandom } from '../src/hardware/index.js';
 import cv from '../src/hardware/opencv.js';
@@ -174,9 +174,22 @@ const work = mkdtempSync(join(tmpdir(), 'die-faces-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 writeFileSync(join(work, 'faces.bin'), Buffer.concat(samples.map((s) => Buffer.from(s.input.buffer, s.input.byteOffset, s.input.byteLength))));
 writeFileSync(join(work, 'values.bin'), Uint8Array.from(samples.map((s) => s.value)));
-const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs), String(FACE_INPUT_SIDE), String(FACE_INPUT_CHANNELS), seed], { stdio: 'inherit' });
-if (trained.status !== 0) {
-  console.error(`training failed (${PYTHON} exited with ${trained.status ?? trained.signal}); it needs Debian's python3-torch: apt-get install python3-torch`);
+const python = spawn(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs), String(FACE_INPUT_SIDE), String(FACE_INPUT_CHANNELS), seed], { stdio: 'inherit' });
+// Stopped (Ctrl-C, a kill): the training stops too, and the exit handler above removes the faces.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    python.kill(signal);
+    console.error(`training stopped by ${signal}; no model was written`);
+    process.exit(128 + constants.signals[signal]);
+  });
+}
+// null when it ended well; otherwise how it ended.
+const failure = await new Promise<string | null>((resolve) => {
+  python.once('error', (err) => resolve(`could not be started: ${err.message}`));
+  python.once('exit', (code, signal) => resolve(code === 0 ? null : code === null ? `was killed by ${signal}` : `exited with ${code}`));
+});
+if (failure !== null) {
+  console.error(`training failed (${PYTHON} ${failure}); it needs Debian's python3-torch: apt-get install python3-torch`);
   process.exit(1);
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,37 @@ describe('scripts/train-die-classifier.ts', () => {
     // Python was run, so the faces were written to a die-faces-* folder (tsx keeps its own cache there too).
     expect(readdirSync(temp).filter((f) => f.startsWith('die-faces-'))).toEqual([]);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('removes its faces when it is stopped during the training, and says so', { timeout: 120_000 }, async () => {
+    const temp = mkdtempSync(join(tmpdir(), 'train-tmp-'));
+    // A Python that trains for a minute, and says its process id once it has started.
+    const slowPython = join(temp, 'slow-python');
+    writeFileSync(slowPython, '#!/bin/sh\necho $$ > "$0.pid"\nexec sleep 60\n', { mode: 0o755 });
+    const training = () => Number(readFileSync(`${slowPython}.pid`, 'utf8'));
+    const running = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const out = join(mkdtempSync(join(tmpdir(), 'train-out-')), 'model');
+    const proc = spawn(process.execPath, ['--import', 'tsx', SCRIPT, '--sim', '0', '--out', out, onePhotoSet()], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DICE_TOWER_PYTHON: slowPython, TMPDIR: temp } });
+    let err = '';
+    proc.stderr.on('data', (c) => (err += String(c)));
+    const faces = () => readdirSync(temp).filter((f) => f.startsWith('die-faces-'));
+    // The faces are written, and the training under way.
+    await expect.poll(() => faces().length === 1 && existsSync(`${slowPython}.pid`) && running(training()), { timeout: 60_000, interval: 100 }).toBe(true);
+    proc.kill('SIGTERM');
+    const [code] = await once(proc, 'close');
+    expect(code).toBe(143);
+    expect(err).toContain('training stopped by SIGTERM; no model was written');
+    expect(faces()).toEqual([]);
+    expect(existsSync(out)).toBe(false);
+    // The training was stopped with it.
+    await expect.poll(() => running(training()), { timeout: 5000 }).toBe(false);
   });
 
   it.each([
