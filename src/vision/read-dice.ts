@@ -122,6 +122,8 @@ export interface VisionConfig extends SceneConfig {
   readonly classifierAlone: number;
   /** Read a face left unreadable, which the classifier takes for a die's face, again in a box turned to its edges' main direction (a round die's box, or one cut at seams, may sit turned against its face). The value is kept only when the pips are counted clearly there and the classifier is sure of the same value. */
   readonly rereadTurned: boolean;
+  /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end is not inside another die's box. */
+  readonly rereadSquared: boolean;
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
   readonly palette: Readonly<Record<string, Lab>>;
@@ -190,6 +192,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   // The mean over 8 views is seldom as sure as one view: held out, 0.95 left right readings unreadable (BENCHMARKS.md, session 16).
   classifierAlone: 0.85,
   rereadTurned: true,
+  rereadSquared: true,
   classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
   colourLightnessWeight: 0.45,
@@ -1394,8 +1397,12 @@ function readTurned(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: 
   patch.release();
   if (Math.abs(turn) < MIN_TURN) return null;
   const side = Math.max(blob.rect.size.width, blob.rect.size.height);
-  const turned = toBlob(new cv.RotatedRect(blob.rect.center, new cv.Size(side, side), blob.rect.angle + turn));
-  const upright = uprightFace(image, turned, cfg.facePatch);
+  return readConfirmed(image, toBlob(new cv.RotatedRect(blob.rect.center, new cv.Size(side, side), blob.rect.angle + turn)), classifier, cfg);
+}
+
+/** The face in `box`, read again: its value when the pips are counted clearly there and the classifier is sure of the same value, else null. */
+function readConfirmed(image: cv.Mat, box: Blob, classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
+  const upright = uprightFace(image, box, cfg.facePatch);
   const face = readFace(upright, cfg);
   upright.release();
   try {
@@ -1404,10 +1411,56 @@ function readTurned(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: 
     const [guess] = classifier.classify([input], true);
     input.release();
     if (!confirmedCount(face, guess, cfg)) return null;
-    return { value: face.pips, confidence: decideValue(face, guess, cfg).confidence, centre: patchToFrame(turned, face.centre, cfg.facePatch) };
+    return { value: face.pips, confidence: decideValue(face, guess, cfg).confidence, centre: patchToFrame(box, face.centre, cfg.facePatch) };
   } finally {
     face.inner.release();
   }
+}
+
+/** A box at least this much longer than wide is read again as its ends' squares (the figures held out do not change from 1.08 to 1.25). */
+const SQUARED_ASPECT = 1.15;
+
+/**
+ * A face left unreadable whose box is far from square: seen at a slant, the
+ * blob takes in a side face, and the top face is the square at one end of it.
+ * Both ends' squares are read; a value is kept only when one of them alone is
+ * confirmed (counted clearly, the classifier sure of the same value).
+ */
+function readSquared(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
+  const { width, height } = blob.rect.size;
+  const long = Math.max(width, height);
+  const short = Math.min(width, height);
+  if (long < SQUARED_ASPECT * short) return null;
+  // The long side's direction: a RotatedRect's width lies along its angle.
+  const angle = (blob.rect.angle * Math.PI) / 180 + (width >= height ? 0 : Math.PI / 2);
+  const shift = (long - short) / 2;
+  const ends = [-1, 1].map((sign) => {
+    const centre = new cv.Point2(blob.rect.center.x + sign * shift * Math.cos(angle), blob.rect.center.y + sign * shift * Math.sin(angle));
+    return readConfirmed(image, toBlob(new cv.RotatedRect(centre, new cv.Size(short, short), blob.rect.angle)), classifier, cfg);
+  });
+  const [a, b] = ends;
+  if (a && b) return a.value === b.value ? (a.confidence >= b.confidence ? a : b) : null;
+  return a ?? b ?? null;
+}
+/**
+ * A face left unreadable that the classifier takes for a die's face, read again
+ * in a better box: turned to its edges (`rereadTurned`), else the square at an
+ * end of a long box (`rereadSquared`) that is not inside another die's box (that
+ * end would be a neighbour's face, already read as its own die).
+ */
+function readAgain(image: cv.Mat, blob: Blob, blobs: readonly Blob[], classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
+  const turned = cfg.rereadTurned ? readTurned(image, blob, classifier, cfg) : null;
+  if (turned !== null || !cfg.rereadSquared) return turned;
+  const squared = readSquared(image, blob, classifier, cfg);
+  return squared && !blobs.some((other) => other !== blob && insideBox(other.rect, squared.centre)) ? squared : null;
+}
+
+/** Whether a point lies inside a rotated rectangle. */
+function insideBox(rect: cv.RotatedRect, p: Point): boolean {
+  const t = (rect.angle * Math.PI) / 180;
+  const dx = p.x - rect.center.x;
+  const dy = p.y - rect.center.y;
+  return Math.abs(dx * Math.cos(t) + dy * Math.sin(t)) <= rect.size.width / 2 && Math.abs(-dx * Math.sin(t) + dy * Math.cos(t)) <= rect.size.height / 2;
 }
 
 /** The smallest frame side the reader and calibration take: the tray floor is estimated on a copy an eighth the size, and the calibration probes the middle of a quarter-size copy over 16 pixels. */
@@ -1448,10 +1501,10 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
       const guess = guesses[i] ?? null;
       const decided = decideValue(face, guess, cfg, !blob.seamCut);
       // Most faces left unreadable are blobs the classifier takes for no face (tray parts, shadows): not worth reading again.
-      const turned = decided.value === null && classifier && cfg.rereadTurned && guess !== null && guess.value > 0 ? readTurned(image, blob, classifier, cfg) : null;
-      const { value, confidence } = turned ?? decided;
+      const reread = decided.value === null && classifier && guess !== null && guess.value > 0 ? readAgain(image, blob, blobs, classifier, cfg) : null;
+      const { value, confidence } = reread ?? decided;
       // The top face's centre, not the blob's (which may include side faces).
-      const centre = turned?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
+      const centre = reread?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
       return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
     });
     const fills = new Map(dice.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
