@@ -139,7 +139,13 @@ export async function openVideoCamera(options: VideoCameraOptions): Promise<Vide
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
         holdOpen(child, true);
-        child.send({ kind: 'capture', id } satisfies CameraRequest);
+        try {
+          child.send({ kind: 'capture', id } satisfies CameraRequest);
+        } catch (err) {
+          // It died a moment ago: its exit, not yet heard, would fail this capture too.
+          pending.delete(id);
+          reject(new CameraError('camera/lost', `camera ${name}'s process stopped: ${errorText(err)}`));
+        }
       });
     },
     async close() {
