@@ -1423,8 +1423,8 @@ const SQUARED_ASPECT = 1.15;
 /**
  * A face left unreadable whose box is far from square: seen at a slant, the
  * blob takes in a side face, and the top face is the square at one end of it.
- * Both ends' squares are read; a value is kept only when one of them alone is
- * confirmed (counted clearly, the classifier sure of the same value).
+ * Both ends' squares are read, each kept only when confirmed (counted clearly,
+ * the classifier sure of the same value); two ends that disagree read nothing.
  */
 function readSquared(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
   const { width, height } = blob.rect.size;
@@ -1434,19 +1434,20 @@ function readSquared(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg:
   // The long side's direction: a RotatedRect's width lies along its angle.
   const angle = (blob.rect.angle * Math.PI) / 180 + (width >= height ? 0 : Math.PI / 2);
   const shift = (long - short) / 2;
-  const ends = [-1, 1].map((sign) => {
+  const end = (sign: number) => {
     const centre = new cv.Point2(blob.rect.center.x + sign * shift * Math.cos(angle), blob.rect.center.y + sign * shift * Math.sin(angle));
     return readConfirmed(image, toBlob(new cv.RotatedRect(centre, new cv.Size(short, short), blob.rect.angle)), classifier, cfg);
-  });
-  const [a, b] = ends;
+  };
+  const [a, b] = [end(-1), end(1)];
   if (a && b) return a.value === b.value ? (a.confidence >= b.confidence ? a : b) : null;
-  return a ?? b ?? null;
+  return a ?? b;
 }
+
 /**
  * A face left unreadable that the classifier takes for a die's face, read again
  * in a better box: turned to its edges (`rereadTurned`), else the square at an
- * end of a long box (`rereadSquared`) that is not inside another die's box (that
- * end would be a neighbour's face, already read as its own die).
+ * end of a long box (`rereadSquared`) whose centre is inside no other blob's box
+ * (that end would be a neighbour's face, already read as its own die).
  */
 function readAgain(image: cv.Mat, blob: Blob, blobs: readonly Blob[], classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
   const turned = cfg.rereadTurned ? readTurned(image, blob, classifier, cfg) : null;
