@@ -24,8 +24,10 @@ export interface VideoCamera extends Camera {
   close(): Promise<void>;
 }
 
-/** How long `close` waits for a read under way to end before it lets the camera's process end on its own. */
+/** How long `close` waits for the camera's process to end by itself (a read under way finishing) before it kills it. */
 export const CLOSE_WAIT_MS = 3000;
+/** How long opening a camera may take, unless its options say otherwise, before it is given up as hung (a V4L2 device opens in well under 2 s). */
+export const OPEN_TIMEOUT_MS = 15_000;
 
 /** A captured image as a JPEG frame, the image freed. Encoded off the main thread (a 1280×720 frame takes 2-3 ms): the server keeps answering meanwhile. */
 async function encoded(image: cv.Mat, quality: number, capturedAt = Date.now()): Promise<Frame> {
@@ -56,8 +58,6 @@ interface CameraProcess {
   readonly child: ChildProcess;
   readonly settings: CameraSettings;
   readonly pending: Map<number, { resolve: (frame: Frame) => void; reject: (err: CameraError) => void }>;
-  /** Resolves when the process has ended (the camera freed). */
-  readonly ended: Promise<void>;
 }
 
 /** Holds the server open only while the camera's process owes it an answer: an idle camera does not keep a command running. */
@@ -71,11 +71,36 @@ function holdOpen(child: ChildProcess, hold: boolean): void {
   }
 }
 
+const hasEnded = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+// A camera process blocked in its driver cannot hear that the server has gone: killed when the server exits, so no orphan
+// keeps the device (the next start would find it "in use by another program").
+const cameraProcesses = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of cameraProcesses) child.kill('SIGKILL');
+});
+
+/** Asks a camera process to free its camera and end; kills it if it has not ended within CLOSE_WAIT_MS (blocked in its driver). */
+async function endCameraProcess(child: ChildProcess): Promise<void> {
+  if (hasEnded(child)) return;
+  const ended = new Promise<void>((done) => child.once('exit', () => done()));
+  if (child.connected) child.send({ kind: 'close' } satisfies CameraRequest);
+  holdOpen(child, false);
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = await Promise.race([ended.then(() => false), new Promise<boolean>((done) => (timer = setTimeout(() => done(true), CLOSE_WAIT_MS)))]);
+  clearTimeout(timer);
+  if (gaveUp) {
+    child.kill('SIGKILL');
+    await ended;
+  }
+}
+
 /**
  * Opens a webcam or a video file in a process of its own (camera-process.ts): opening, setting up and reading a camera block
  * for as long as the driver takes, and the server must keep answering meanwhile; a driver that crashes takes only that
- * process down. Rejects with CameraError `camera/not_found` when the camera cannot be opened. A camera process that ends
- * unasked fails the captures it owed with `camera/lost`; the next capture opens the camera again.
+ * process down. Rejects with CameraError `camera/not_found` when the camera cannot be opened, or does not open within
+ * `openTimeoutMs`. A camera process that ends unasked fails the captures it owed with `camera/lost`; the next capture opens
+ * the camera again.
  */
 export async function openVideoCamera(options: VideoCameraOptions): Promise<VideoCamera> {
   const name = String(options.source);
@@ -83,17 +108,26 @@ export async function openVideoCamera(options: VideoCameraOptions): Promise<Vide
   let closed = false;
   let nextId = 0;
   let current: CameraProcess | null = null;
-  let starting: Promise<CameraProcess> | null = null;
+  let starting: { readonly child: ChildProcess; readonly started: Promise<CameraProcess> } | null = null;
 
-  const start = (): Promise<CameraProcess> =>
-    new Promise((resolve, reject) => {
-      const child = fork(CAMERA_PROCESS, [], { execArgv: ['--import', TSX_LOADER], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      const pending: CameraProcess['pending'] = new Map();
-      const ended = new Promise<void>((done) => child.once('exit', () => done()));
+  const start = (): { child: ChildProcess; started: Promise<CameraProcess> } => {
+    const child = fork(CAMERA_PROCESS, [], { execArgv: ['--import', TSX_LOADER], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    cameraProcesses.add(child);
+    const pending: CameraProcess['pending'] = new Map();
+    const started = new Promise<CameraProcess>((resolve, reject) => {
+      const openTimeoutMs = options.openTimeoutMs ?? OPEN_TIMEOUT_MS;
+      const hung = setTimeout(() => {
+        reject(new CameraError('camera/not_found', `camera ${name} did not open within ${openTimeoutMs / 1000} s: its driver hangs (unplug it and plug it back)`));
+        child.kill('SIGKILL');
+      }, openTimeoutMs);
       child.on('message', (reply: CameraReply) => {
-        if (reply.kind === 'opened') resolve({ child, settings: reply.settings, pending, ended });
-        else if (reply.kind === 'not_opened') reject(cameraError(reply.fault));
-        else {
+        if (reply.kind === 'opened') {
+          clearTimeout(hung);
+          resolve({ child, settings: reply.settings, pending });
+        } else if (reply.kind === 'not_opened') {
+          clearTimeout(hung);
+          reject(cameraError(reply.fault));
+        } else {
           const owed = pending.get(reply.id);
           pending.delete(reply.id);
           holdOpen(child, pending.size > 0);
@@ -103,64 +137,66 @@ export async function openVideoCamera(options: VideoCameraOptions): Promise<Vide
         }
       });
       const stopped = (why: string) => {
+        clearTimeout(hung);
+        cameraProcesses.delete(child);
         const err = new CameraError('camera/lost', `camera ${name}'s process stopped: ${why}`);
         reject(err);
         for (const owed of pending.values()) owed.reject(err);
         pending.clear();
         if (current?.child === child) current = null;
       };
-      child.on('error', (err) => stopped(errorText(err)));
       child.on('exit', (code, signal) => stopped(signal ? `killed by ${signal}` : `it ended (exit code ${code})`));
+      // Its channel failed (or it could not be started): it is of no more use, and ended so that no second one competes for
+      // the device; its exit fails what it owed.
+      child.on('error', () => child.kill('SIGKILL'));
       child.send({ kind: 'open', options } satisfies CameraRequest);
     });
+    return { child, started };
+  };
 
   const running = async (): Promise<CameraProcess> => {
     if (current) return current;
-    starting ??= start().finally(() => (starting = null));
-    const started = await starting;
-    if (closed) {
-      started.child.send({ kind: 'close' } satisfies CameraRequest);
-      throw wasClosed();
+    starting ??= start();
+    const { child, started } = starting;
+    try {
+      current = await started;
+    } catch (err) {
+      throw closed ? wasClosed() : err;
+    } finally {
+      if (starting?.child === child) starting = null;
     }
-    current = started;
-    holdOpen(started.child, started.pending.size > 0);
-    return started;
+    holdOpen(child, false);
+    return current;
   };
 
-  const first = await running();
+  let settings = (await running()).settings;
   return {
-    settings: first.settings,
+    // Those of the latest process (a camera opened again may take other settings).
+    get settings() {
+      settings = current?.settings ?? settings;
+      return settings;
+    },
     async capture(): Promise<Frame> {
       if (closed) throw wasClosed();
       const { child, pending } = await running();
       // Closed while it was (re)opening.
       if (closed) throw wasClosed();
+      if (!child.connected) throw new CameraError('camera/lost', `camera ${name}'s process stopped: its channel is closed`);
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
         holdOpen(child, true);
-        try {
-          child.send({ kind: 'capture', id } satisfies CameraRequest);
-        } catch (err) {
-          // It died a moment ago: its exit, not yet heard, would fail this capture too.
-          pending.delete(id);
-          reject(new CameraError('camera/lost', `camera ${name}'s process stopped: ${errorText(err)}`));
-        }
+        child.send({ kind: 'capture', id } satisfies CameraRequest);
       });
     },
     async close() {
       closed = true;
       const open = current;
       current = null;
-      if (open === null) return;
-      for (const owed of open.pending.values()) owed.reject(wasClosed());
-      open.pending.clear();
-      if (open.child.connected) open.child.send({ kind: 'close' } satisfies CameraRequest);
-      // A read that hangs in the driver holds the process: it ends on its own once the read gives up (or with the server).
-      holdOpen(open.child, false);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([open.ended, new Promise((done) => (timer = setTimeout(done, CLOSE_WAIT_MS)))]);
-      clearTimeout(timer);
+      for (const owed of open?.pending.values() ?? []) owed.reject(wasClosed());
+      open?.pending.clear();
+      // The process serving captures, and one still opening the camera (the capture waiting on it fails as closed).
+      await Promise.all([open?.child, starting?.child].flatMap((child) => (child ? [endCameraProcess(child)] : [])));
     },
   };
 }

@@ -27,6 +27,8 @@ export interface VideoCameraOptions {
   readonly jpegQuality?: number;
   /** Frames dropped before each capture so the frame is fresh, not one the driver buffered. */
   readonly staleFrames?: number;
+  /** How long opening may take before the camera is given up as hung (camera-sources.ts OPEN_TIMEOUT_MS by default). */
+  readonly openTimeoutMs?: number;
 }
 
 /** Which fixed settings the driver accepted (some webcams ignore them). */
