@@ -27,7 +27,7 @@
  * between trainings on the same faces.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DIE_COLOURS, SeededRandom } from '../src/hardware/index.js';
@@ -174,22 +174,29 @@ const work = mkdtempSync(join(tmpdir(), 'die-faces-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 writeFileSync(join(work, 'faces.bin'), Buffer.concat(samples.map((s) => Buffer.from(s.input.buffer, s.input.byteOffset, s.input.byteLength))));
 writeFileSync(join(work, 'values.bin'), Uint8Array.from(samples.map((s) => s.value)));
-const python = spawn(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, out, String(epochs), String(FACE_INPUT_SIDE), String(FACE_INPUT_CHANNELS), seed], { stdio: 'inherit' });
-// Stopped (Ctrl-C, a kill): the training stops too, and the exit handler above removes the faces.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.once(signal, () => {
-    python.kill(signal);
-    console.error(`training stopped by ${signal}; no model was written`);
-    process.exit(128 + constants.signals[signal]);
-  });
-}
+// The model is written beside the faces and reaches --out only once OpenCV gives its answers: a training stopped or failed,
+// or a model OpenCV reads otherwise, leaves --out as it was.
+const trained = join(work, 'model');
+const python = spawn(PYTHON, [join(import.meta.dirname, 'train_die_classifier.py'), work, trained, String(epochs), String(FACE_INPUT_SIDE), String(FACE_INPUT_CHANNELS), seed], { stdio: 'inherit' });
 // null when it ended well; otherwise how it ended.
-const failure = await new Promise<string | null>((resolve) => {
+const failure = new Promise<string | null>((resolve) => {
   python.once('error', (err) => resolve(`could not be started: ${err.message}`));
   python.once('exit', (code, signal) => resolve(code === 0 ? null : code === null ? `was killed by ${signal}` : `exited with ${code}`));
 });
-if (failure !== null) {
-  console.error(`training failed (${PYTHON} ${failure}); it needs Debian's python3-torch: apt-get install python3-torch`);
+// Stopped (Ctrl-C, a kill): the training is stopped and waited for, then the exit handler above removes the faces.
+const stopped: { by: 'SIGINT' | 'SIGTERM' | 'SIGHUP' | null } = { by: null };
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    stopped.by = signal;
+    console.error(`training stopped by ${signal}; no model was written`);
+    python.kill(signal);
+    setTimeout(() => python.kill('SIGKILL'), 5000).unref();
+  });
+}
+const failed = await failure;
+if (stopped.by !== null) process.exit(128 + constants.signals[stopped.by]);
+if (failed !== null) {
+  console.error(`training failed (${PYTHON} ${failed}); it needs Debian's python3-torch: apt-get install python3-torch`);
   process.exit(1);
 }
 
@@ -198,8 +205,10 @@ const checkBytes = readFileSync(join(work, 'check.bin'));
 // Exactly the file's floats: a small file's Buffer is a view into Node's shared pool.
 const expected = new Float32Array(checkBytes.buffer, checkBytes.byteOffset, checkBytes.byteLength / 4).slice();
 const check = samples.slice(0, expected.length / CLASSES);
-const fromCv = loadFaceClassifier(out).classify(check.map((s) => new cv.Mat(Buffer.from(s.input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32FC3)), true);
+const fromCv = loadFaceClassifier(trained).classify(check.map((s) => new cv.Mat(Buffer.from(s.input.buffer), FACE_INPUT_SIDE, FACE_INPUT_SIDE, cv.CV_32FC3)), true);
 let worst = 0;
 fromCv.forEach((g, i) => (worst = Math.max(worst, Math.abs(g.probability - (expected[i * CLASSES + g.value] as number)))));
+if (worst > 1e-4) throw new Error(`the model OpenCV loaded does not give the trained answers (they differ by up to ${worst.toExponential(2)}); ${out} is left as it was`);
+mkdirSync(out, { recursive: true });
+for (const file of [MODEL_CFG, MODEL_WEIGHTS]) copyFileSync(join(trained, file), join(out, file));
 console.log(`wrote ${join(out, MODEL_CFG)} and ${MODEL_WEIGHTS}; OpenCV and PyTorch differ by at most ${worst.toExponential(2)} on ${check.length} faces`);
-if (worst > 1e-4) throw new Error('the model OpenCV loaded does not give the trained answers');
