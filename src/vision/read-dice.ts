@@ -122,7 +122,7 @@ export interface VisionConfig extends SceneConfig {
   readonly classifierAlone: number;
   /** Read a face left unreadable, which the classifier takes for a die's face, again in a box turned to its edges' main direction (a round die's box, or one cut at seams, may sit turned against its face). The value is kept only when the pips are counted clearly there and the classifier is sure of the same value. */
   readonly rereadTurned: boolean;
-  /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end is not inside another die's box. */
+  /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end's centre is inside no other blob's box (a neighbour, already read as its own die). */
   readonly rereadSquared: boolean;
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
@@ -1391,7 +1391,7 @@ function confirmedCount(face: FaceRead, guess: FaceGuess | undefined, cfg: Visio
  * is no face's layout. Kept only on the terms of a die found by its pips:
  * counted clearly, and the classifier sure of the same value over its 8 views.
  */
-function readTurned(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
+function readTurned(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: VisionConfig): Reread | null {
   const patch = uprightFace(image, blob, cfg.facePatch);
   const turn = edgeTurn(patch);
   patch.release();
@@ -1400,8 +1400,15 @@ function readTurned(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: 
   return readConfirmed(image, toBlob(new cv.RotatedRect(blob.rect.center, new cv.Size(side, side), blob.rect.angle + turn)), classifier, cfg);
 }
 
+/** A face read again in another box: its value, how sure, and its top face's centre in the frame. */
+interface Reread {
+  readonly value: number;
+  readonly confidence: number;
+  readonly centre: Point;
+}
+
 /** The face in `box`, read again: its value when the pips are counted clearly there and the classifier is sure of the same value, else null. */
-function readConfirmed(image: cv.Mat, box: Blob, classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
+function readConfirmed(image: cv.Mat, box: Blob, classifier: FaceClassifier, cfg: VisionConfig): Reread | null {
   const upright = uprightFace(image, box, cfg.facePatch);
   const face = readFace(upright, cfg);
   upright.release();
@@ -1426,7 +1433,7 @@ const SQUARED_ASPECT = 1.15;
  * Both ends' squares are read, each kept only when confirmed (counted clearly,
  * the classifier sure of the same value); two ends that disagree read nothing.
  */
-function readSquared(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
+function readSquared(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: VisionConfig): Reread | null {
   const { width, height } = blob.rect.size;
   const long = Math.max(width, height);
   const short = Math.min(width, height);
@@ -1449,20 +1456,13 @@ function readSquared(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg:
  * end of a long box (`rereadSquared`) whose centre is inside no other blob's box
  * (that end would be a neighbour's face, already read as its own die).
  */
-function readAgain(image: cv.Mat, blob: Blob, blobs: readonly Blob[], classifier: FaceClassifier, cfg: VisionConfig): { value: number; confidence: number; centre: Point } | null {
+function readAgain(image: cv.Mat, blob: Blob, blobs: readonly Blob[], classifier: FaceClassifier, cfg: VisionConfig): Reread | null {
   const turned = cfg.rereadTurned ? readTurned(image, blob, classifier, cfg) : null;
   if (turned !== null || !cfg.rereadSquared) return turned;
   const squared = readSquared(image, blob, classifier, cfg);
-  return squared && !blobs.some((other) => other !== blob && insideBox(other.rect, squared.centre)) ? squared : null;
+  return squared && !blobs.some((other) => other !== blob && contains(other.box, squared.centre)) ? squared : null;
 }
 
-/** Whether a point lies inside a rotated rectangle. */
-function insideBox(rect: cv.RotatedRect, p: Point): boolean {
-  const t = (rect.angle * Math.PI) / 180;
-  const dx = p.x - rect.center.x;
-  const dy = p.y - rect.center.y;
-  return Math.abs(dx * Math.cos(t) + dy * Math.sin(t)) <= rect.size.width / 2 && Math.abs(-dx * Math.sin(t) + dy * Math.cos(t)) <= rect.size.height / 2;
-}
 
 /** The smallest frame side the reader and calibration take: the tray floor is estimated on a copy an eighth the size, and the calibration probes the middle of a quarter-size copy over 16 pixels. */
 export const MIN_FRAME_SIDE = 64;
