@@ -124,7 +124,7 @@ export interface VisionConfig extends SceneConfig {
   readonly rereadTurned: boolean;
   /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end's centre is inside no other blob's box (a neighbour, already read as its own die). */
   readonly rereadSquared: boolean;
-  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one) for dice not found in them: a window of the median die's size is read at points a quarter of a die apart, where the blob fills it and no die is read nearby. A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there. */
+  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one) for dice not found in them: a window of the median die's size is read at points a quarter of a die apart, where the blob fills it and no die is read nearby. A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there. Needs the classifier (`useClassifier`). */
   readonly searchObjects: boolean;
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
@@ -737,7 +737,7 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
 // The search for dice in objects, as shares of the frame's median die: the windows' spacing; the share of a window the blob must
 // fill (a window on bare floor reads a speck of dirt as a 1: nell-byler half 1, 8 phantoms); how near a die read a window, or a
 // die found, may lie (dice side by side are about 1 apart); and the least probability of a face in a window's plain view for it
-// to be read in full (held out, 0.5 reads the same dice as no test, 0.8 fewer).
+// to be read in full (held out, in the search's first version, 0.5 read the same dice as reading every window in full, 0.8 fewer).
 const SEARCH_STEP = 0.25;
 const SEARCH_FILL = 0.6;
 const SEARCH_APART = 0.7;
