@@ -110,8 +110,8 @@ describe('decideValue: pip count and classifier together', () => {
     expect(decideValue(clear, { value: 4, probability: 0.99 }, cfg)).toEqual({ value: 4, confidence: 0.99 });
   });
 
-  it('makes a clear count unreadable when the classifier is sure of another value, or that it is no face', () => {
-    expect(decideValue(clear, { value: 5, probability: 0.9 }, cfg).value).toBeNull();
+  it('makes a clear count unreadable when the classifier is sure of another value (short of overruling it), or that it is no face', () => {
+    expect(decideValue(clear, { value: 5, probability: cfg.classifierAlone }, cfg).value).toBeNull();
     expect(decideValue(clear, { value: 0, probability: 0.9 }, cfg).value).toBeNull();
   });
 
