@@ -124,7 +124,7 @@ export interface VisionConfig extends SceneConfig {
   readonly rereadTurned: boolean;
   /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end's centre is inside no other blob's box (a neighbour, already read as its own die). */
   readonly rereadSquared: boolean;
-  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one) for dice not found in them: a window of the median die's size is read at points a quarter of a die apart, where the blob fills it and no die is read nearby. A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there. Needs the classifier (`useClassifier`). */
+  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one) for dice not found in them: a window of the median die's size is read at points a quarter of a die apart, where the blob fills it and no die is read nearby. A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values. Needs the classifier (`useClassifier`). */
   readonly searchObjects: boolean;
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
@@ -706,7 +706,7 @@ function cutAtSeams(image: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { di
 }
 
 /** Step 1: the dice-shaped blobs that stand out from the tray floor of a BGR frame (and the dice only their pips give away), and the blobs that do not fit. */
-export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[] } {
+export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[]; typical: number } {
   const mask = foregroundMask(image, cfg);
   try {
     return blobsInMask(image, mask, cfg);
@@ -715,8 +715,8 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
   }
 }
 
-/** findDieBlobs on the foreground mask. */
-function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[] } {
+/** findDieBlobs on the foreground mask; `typical` is the blobs' median size. */
+function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[]; typical: number } {
   const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   const large: cv.Contour[] = [];
@@ -729,25 +729,32 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
   }
   const { blobs, objects } = diceOfBlobs(image, large, cfg);
   const all = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
-  // The reader searches with the same median size (readDiceInImage).
-  const searchAt = cfg.searchObjects ? searchWindows(mask, objects, median(all.map((blob) => blob.size))) : [];
-  return { blobs: all, objects, searchAt };
+  const typical = median(all.map((blob) => blob.size));
+  // The search reads windows with the classifier (readDiceInImage).
+  const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, objects, typical) : [];
+  return { blobs: all, objects, searchAt, typical };
 }
 
-// The search for dice in objects, as shares of the frame's median die: the windows' spacing; the share of a window the blob must
-// fill (a window on bare floor reads a speck of dirt as a 1: nell-byler half 1, 8 phantoms); how near a die read a window, or a
-// die found, may lie (dice side by side are about 1 apart); and the least probability of a face in a window's plain view for it
-// to be read in full (held out, in the search's first version, 0.5 read the same dice as reading every window in full, 0.8 fewer).
+// The search for dice in objects, as shares of the frame's median die: the windows' spacing; the share of a window the foreground
+// must fill (a window on bare floor reads a speck of dirt as a 1: nell-byler half 1, 8 phantoms); how near a die read a window, or
+// a die found, may lie (dice side by side are about 1 apart). Then the least probability of the likeliest value (not "no face") in
+// a window's plain view for it to be read in full (held out, in the search's first version, 0.5 read the same dice as reading every
+// window in full, 0.8 fewer). And the most windows, and windows read in full, in one frame: on the shared photos at most 321 and
+// 35, but a patterned object (a sheet of dots) gives hundreds or thousands, and each window read in full takes about 2.5 ms (a
+// simulated frame with a dotted sheet is read in 100-130 ms with these caps, 5 ms without the search).
 const SEARCH_STEP = 0.25;
 const SEARCH_FILL = 0.6;
 const SEARCH_APART = 0.7;
 const SEARCH_FACE = 0.5;
+export const SEARCH_MAX_WINDOWS = 400;
+const SEARCH_MAX_READS = 40;
 
 /**
  * Step 1h: where the objects (blobs that are not all dice) are searched for
  * dice (searchObjects): the centres of windows of the frame's median die size,
- * a quarter of a die apart, inside an object's box and mostly filled by the
- * blob (`mask`, the foreground).
+ * a quarter of a die apart (one in the middle of a side shorter than a die),
+ * inside an object's box and mostly foreground (`mask`). At most
+ * `SEARCH_MAX_WINDOWS`, the first objects' first.
  */
 function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: number): Point[] {
   if (typical <= 0) return [];
@@ -765,13 +772,21 @@ function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: numbe
     window.release();
     return inside >= SEARCH_FILL * width * height;
   };
+  // Window centres along one side of an object's box, from `low` to `high`.
+  const along = (low: number, high: number) => {
+    if (high - low < typical) return [(low + high) / 2];
+    const at: number[] = [];
+    for (let c = low + half; c <= high - half; c += step) at.push(c);
+    return at;
+  };
   const centres: Point[] = [];
   for (const object of objects) {
     const xs = object.map((p) => p.x);
     const ys = object.map((p) => p.y);
-    const [right, bottom] = [Math.max(...xs) - half, Math.max(...ys) - half];
-    for (let y = Math.min(...ys) + half; y <= bottom; y += step) {
-      for (let x = Math.min(...xs) + half; x <= right; x += step) {
+    const columns = along(Math.min(...xs), Math.max(...xs));
+    for (const y of along(Math.min(...ys), Math.max(...ys))) {
+      for (const x of columns) {
+        if (centres.length >= SEARCH_MAX_WINDOWS) return centres;
         if (contains(object, { x, y }) && filled(x, y)) centres.push({ x, y });
       }
     }
@@ -1452,12 +1467,16 @@ function confirmedCount(face: FaceRead, guess: FaceGuess | undefined, cfg: Visio
  * counted clearly, and the classifier sure of the same value over its 8 views.
  */
 function readTurned(image: cv.Mat, blob: Blob, classifier: FaceClassifier, cfg: VisionConfig): Reread | null {
+  const turned = boxToEdges(image, blob, Math.max(blob.rect.size.width, blob.rect.size.height), cfg);
+  return turned && readConfirmed(image, turned, classifier, cfg);
+}
+
+/** A square of side `side` on the blob's centre, turned to the edges' main direction on its face (edgeTurn); null when they are square to the blob already. */
+function boxToEdges(image: cv.Mat, blob: Blob, side: number, cfg: VisionConfig): Blob | null {
   const patch = uprightFace(image, blob, cfg.facePatch);
   const turn = edgeTurn(patch);
   patch.release();
-  if (Math.abs(turn) < MIN_TURN) return null;
-  const side = Math.max(blob.rect.size.width, blob.rect.size.height);
-  return readConfirmed(image, toBlob(new cv.RotatedRect(blob.rect.center, new cv.Size(side, side), blob.rect.angle + turn)), classifier, cfg);
+  return Math.abs(turn) < MIN_TURN ? null : toBlob(new cv.RotatedRect(blob.rect.center, new cv.Size(side, side), blob.rect.angle + turn));
 }
 
 /** A face read again in another box: its value, how sure, its top face's centre in the frame, its body colour and the box it was read in. */
@@ -1526,9 +1545,9 @@ function readAgain(image: cv.Mat, blob: Blob, blobs: readonly Blob[], classifier
 }
 
 
-/** A face read in full in `box`: confirmed there, else in a box turned to its edges. */
-function readInBox(image: cv.Mat, box: Blob, classifier: FaceClassifier, cfg: VisionConfig): Reread | null {
-  return readConfirmed(image, box, classifier, cfg) ?? readTurned(image, box, classifier, cfg);
+/** A face read in full in a search window: confirmed there, else (`rereadTurned`) in a box turned to its edges. */
+function readInWindow(image: cv.Mat, window: Blob, classifier: FaceClassifier, cfg: VisionConfig): Reread | null {
+  return readConfirmed(image, window, classifier, cfg) ?? (cfg.rereadTurned ? readTurned(image, window, classifier, cfg) : null);
 }
 
 /** A square box of side `side` centred on `p`, square to the frame. */
@@ -1536,24 +1555,17 @@ function squareAt(p: Point, side: number): Blob {
   return toBlob(new cv.RotatedRect(new cv.Point2(p.x, p.y), new cv.Size(side, side), 0));
 }
 
-/** A square box of side `side` centred on `p`, turned to the edges' main direction there (edgeTurn). */
-function squareToEdges(image: cv.Mat, p: Point, side: number, cfg: VisionConfig): Blob {
-  const square = squareAt(p, side);
-  const patch = uprightFace(image, square, cfg.facePatch);
-  const turn = edgeTurn(patch);
-  patch.release();
-  return Math.abs(turn) < MIN_TURN ? square : toBlob(new cv.RotatedRect(new cv.Point2(p.x, p.y), new cv.Size(side, side), turn));
-}
-
 /**
  * Step 5: dice in the objects that no blob gave (`searchObjects`): dice pressed
  * together that no cut parted. Each window (`searchAt`) far from every die read
- * is classified in one plain view, all in one batch; those it takes for a face
- * are read in full (confirmed: counted clearly, the classifier sure of the
- * same value), and must read the same again centred on the pips they found,
- * in a box turned to the edges there: a window square to the frame over one
- * column of a turned 6 shows three pips on a diagonal, a clear 3. Best first,
- * one die per place.
+ * is classified in one plain view, all in one batch; those whose likeliest
+ * class is a value (at most `SEARCH_MAX_READS`, the surest first) are read in
+ * full (confirmed: counted clearly, the classifier sure of the same value;
+ * failing that, in a box turned to the edges), and must read the same again
+ * centred on the pips they found, in a box turned to the edges there: a window
+ * square to the frame over one column of a turned 6 shows three pips on a
+ * diagonal, a clear 3. Best first, one die per place, and none where windows
+ * read different values.
  */
 function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical: number, dice: readonly DieReading[], classifier: FaceClassifier, cfg: VisionConfig): Reread[] {
   const apart = typical * SEARCH_APART;
@@ -1572,17 +1584,26 @@ function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical: numbe
   });
   const views = classifier.classify(inputs);
   for (const input of inputs) input.release();
-  const candidates = windows.flatMap((window, i) => {
+  const faces = windows.flatMap((window, i) => {
     const view = views[i];
-    if (view === undefined || view.value === 0 || view.probability < SEARCH_FACE) return [];
-    const first = readInBox(image, window, classifier, cfg);
-    if (first === null) return [];
-    const again = readConfirmed(image, squareToEdges(image, first.centre, typical, cfg), classifier, cfg);
-    return again?.value === first.value ? [first] : [];
+    return view !== undefined && view.value > 0 && view.probability >= SEARCH_FACE ? [{ window, probability: view.probability }] : [];
   });
+  const candidates = faces
+    .sort((p, q) => q.probability - p.probability)
+    .slice(0, SEARCH_MAX_READS)
+    .flatMap(({ window }) => {
+      const first = readInWindow(image, window, classifier, cfg);
+      if (first === null) return [];
+      const centred = squareAt(first.centre, typical);
+      const again = readConfirmed(image, boxToEdges(image, centred, typical, cfg) ?? centred, classifier, cfg);
+      return again?.value === first.value ? [first] : [];
+    });
   const found: Reread[] = [];
   for (const candidate of candidates.sort((p, q) => q.confidence - p.confidence)) {
-    if (![...read, ...found.map((f) => f.centre)].some((p) => near(p, candidate.centre))) found.push(candidate);
+    if ([...read, ...found.map((f) => f.centre)].some((p) => near(p, candidate.centre))) continue;
+    // Windows that read another value here: one of them saw part of a face (a 2's pip alone reads as a 1). The die is in doubt.
+    if (candidates.some((other) => other.value !== candidate.value && near(other.centre, candidate.centre))) continue;
+    found.push(candidate);
   }
   return found;
 }
@@ -1605,7 +1626,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   if (calibrated && (image.cols !== calibrated.width || image.rows !== calibrated.height)) {
     throw new VisionError('vision/calibration_mismatch', `the frame is ${image.cols}x${image.rows}, but the tray was calibrated on ${calibrated.width}x${calibrated.height} frames: calibrate again at this size (dice-tower calibrate), or read without the calibration`);
   }
-  const { blobs, objects, searchAt } = findDieBlobs(image, cfg);
+  const { blobs, objects, searchAt, typical } = findDieBlobs(image, cfg);
   const faces = blobs.map((blob) => {
     const upright = uprightFace(image, blob, cfg.facePatch);
     const face = readFace(upright, cfg);
@@ -1619,9 +1640,12 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     // A die found by its pips alone is a die only when they are counted clearly and the classifier is sure of the same value.
     const isDie = (blob: Blob, i: number) => !blob.byPips || confirmedCount(faces[i] as FaceRead, guesses[i], cfg);
     const kept = blobs.flatMap((blob, i) => (isDie(blob, i) ? [{ blob, i }] : []));
+    const dieAt = (value: number | null, body: Lab, center: Point, box: Blob, confidence: number): DieReading => {
+      const colour = nearestColour(body, cfg.palette, cfg.colourLightnessWeight);
+      return { value, colour: colour.name, lab: body, center, box: box.box, size: box.size, confidence };
+    };
     const dice: DieReading[] = kept.map(({ blob, i }) => {
       const face = faces[i] as FaceRead;
-      const colour = nearestColour(face.body, cfg.palette, cfg.colourLightnessWeight);
       const guess = guesses[i] ?? null;
       const decided = decideValue(face, guess, cfg, !blob.seamCut);
       // Most faces left unreadable are blobs the classifier takes for no face (tray parts, shadows): not worth reading again.
@@ -1629,21 +1653,28 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
       const { value, confidence } = reread ?? decided;
       // The top face's centre, not the blob's (which may include side faces).
       const centre = reread?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
-      return { value, colour: colour.name, lab: face.body, center: centre, box: blob.box, size: blob.size, confidence };
+      return dieAt(value, face.body, centre, blob, confidence);
     });
     const fills = new Map(dice.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
     // A die found by its pips was given the frame's median size: its size class (a Las Vegas big die) cannot be told.
     const unsized = new Set(dice.filter((_, k) => kept[k]?.blob.byPips));
-    const typical = median(blobs.map((blob) => blob.size));
-    const searched = classifier && searchAt.length > 0 ? searchObjects(image, searchAt, typical, dice, classifier, cfg) : [];
-    const found: DieReading[] = searched.map((die) => {
-      const colour = nearestColour(die.body, cfg.palette, cfg.colourLightnessWeight);
-      return { value: die.value, colour: colour.name, lab: die.body, center: die.centre, box: die.box.box, size: die.box.size, confidence: die.confidence };
+    const found = classifier && searchAt.length > 0 ? searchObjects(image, searchAt, typical, dice, classifier, cfg) : [];
+    const all = dice.map((die) => {
+      // A die left unreadable where the search found one was that die in a poor box: it takes the value, and keeps its box, whose shape the validity rules judge (a die seen cocked).
+      const match = die.value === null ? found.find((f) => contains(die.box, f.centre)) : undefined;
+      if (!match) return die;
+      const read = { ...die, value: match.value, center: match.centre, confidence: match.confidence };
+      if (fills.has(die)) fills.set(read, fills.get(die) as number);
+      if (unsized.has(die)) unsized.add(read);
+      return read;
     });
-    // Found in a window of the median size: its size class cannot be told either.
-    for (const die of found) unsized.add(die);
-    // A die left unreadable where the search found one was that die in a poor box.
-    const all = [...dice.filter((die) => die.value !== null || !found.some((f) => contains(die.box, f.center))), ...found];
+    for (const die of found) {
+      if (dice.some((d) => d.value === null && contains(d.box, die.centre))) continue;
+      // Found in a window of the median size: its size class cannot be told either.
+      const reading = dieAt(die.value, die.body, die.centre, die.box, die.confidence);
+      unsized.add(reading);
+      all.push(reading);
+    }
     // Validity, colour confidence and size class: src/vision/validity.ts.
     const judged = judgeScene({ dice: inReadingOrder(all), fills, unsized, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
     return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
