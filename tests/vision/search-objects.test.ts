@@ -80,7 +80,7 @@ describe('a die the windows read differently', () => {
 });
 
 describe('a window of an object on bare floor', () => {
-  it("reads no 1 on a speck of dirt on the floor inside an object's box (the windows must be mostly the object's)", () => {
+  it("reads no 1 on a speck of dirt on the floor inside an object's box (a window must be mostly foreground)", () => {
     const { image } = findingPhoto('nell-byler-IMG_20191208_111316');
     const speck: Box = [170, 420, 200, 455];
     expect(valuesIn(image, speck, DEFAULT_VISION_CONFIG)).toEqual([]);
@@ -91,7 +91,7 @@ describe('a patterned object (a sheet of dots) in the tray', () => {
   it('is searched in at most SEARCH_MAX_WINDOWS windows, and the reading still comes back', () => {
     const tray = { ...DEFAULT_TRAY, width: 640, height: 640, dieSize: 40 };
     const frame = decodeFrame(renderTray(throwDice(new SeededRandom(3), 5, ['red', 'blue', 'green', 'red', 'blue'], tray), tray, { noiseSeed: 1 }));
-    // A white sheet of 300×280 pixels dotted every 9 pixels, lying over the tray's middle: thousands of places a die-sized window could go.
+    // A white sheet of 300×280 pixels dotted every 9 pixels, lying over the tray's middle: 577 places for a window without the cap.
     frame.drawRectangle(new cv.Point2(170, 180), new cv.Point2(470, 460), new cv.Vec3(235, 235, 235), -1);
     for (let y = 185; y < 460; y += 9) for (let x = 175; x < 470; x += 9) frame.drawCircle(new cv.Point2(x, y), 2, new cv.Vec3(30, 30, 30), -1);
     const { searchAt, objects } = findDieBlobs(frame, DEFAULT_VISION_CONFIG);
