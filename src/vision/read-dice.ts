@@ -3,7 +3,7 @@ import type { Frame } from '../hardware/types.js';
 import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_DIR, type FaceClassifier, type FaceGuess } from './face-classifier.js';
 import { DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
-import { DEFAULT_SCENE_CONFIG, judgeScene, type SceneConfig } from './validity.js';
+import { beyondTray, DEFAULT_SCENE_CONFIG, judgeScene, type SceneConfig } from './validity.js';
 import { decodeImage } from '../hardware/image-bytes.js';
 
 /**
@@ -730,8 +730,10 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
   const { blobs, objects } = diceOfBlobs(image, large, cfg);
   const all = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
   const typical = median(all.map((blob) => blob.size));
-  // The search reads windows with the classifier (readDiceInImage).
-  const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, objects, typical) : [];
+  // The search reads windows with the classifier (readDiceInImage). Not beyond a calibrated tray: nothing there is part of the roll.
+  const tray = cfg.tray;
+  const searched = tray ? objects.filter((object) => !beyondTray(object, tray)) : objects;
+  const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, searched, typical) : [];
   return { blobs: all, objects, searchAt, typical };
 }
 

@@ -88,7 +88,7 @@ function outsideTray(box: readonly Point[], tray: Region | null, width: number, 
 }
 
 /** Whether a box lies wholly beyond a calibrated tray region (on the table around the tray: not part of the roll). */
-function beyondTray(box: readonly Point[], tray: Region): boolean {
+export function beyondTray(box: readonly Point[], tray: Region): boolean {
   return box.every((p) => p.x < tray.x) || box.every((p) => p.y < tray.y) || box.every((p) => p.x > tray.x + tray.width) || box.every((p) => p.y > tray.y + tray.height);
 }
 

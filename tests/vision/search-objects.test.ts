@@ -88,16 +88,20 @@ describe('a window of an object on bare floor', () => {
 });
 
 describe('a patterned object (a sheet of dots) in the tray', () => {
+  const tray = { ...DEFAULT_TRAY, width: 640, height: 640, dieSize: 40 };
+  const frame = decodeFrame(renderTray(throwDice(new SeededRandom(3), 5, ['red', 'blue', 'green', 'red', 'blue'], tray), tray, { noiseSeed: 1 }));
+  // A white sheet of 300×280 pixels dotted every 9 pixels, lying over the tray's middle: 577 places for a window without the cap.
+  frame.drawRectangle(new cv.Point2(170, 180), new cv.Point2(470, 460), new cv.Vec3(235, 235, 235), -1);
+  for (let y = 185; y < 460; y += 9) for (let x = 175; x < 470; x += 9) frame.drawCircle(new cv.Point2(x, y), 2, new cv.Vec3(30, 30, 30), -1);
+
   it('is searched in at most SEARCH_MAX_WINDOWS windows, and the reading still comes back', () => {
-    const tray = { ...DEFAULT_TRAY, width: 640, height: 640, dieSize: 40 };
-    const frame = decodeFrame(renderTray(throwDice(new SeededRandom(3), 5, ['red', 'blue', 'green', 'red', 'blue'], tray), tray, { noiseSeed: 1 }));
-    // A white sheet of 300×280 pixels dotted every 9 pixels, lying over the tray's middle: 577 places for a window without the cap.
-    frame.drawRectangle(new cv.Point2(170, 180), new cv.Point2(470, 460), new cv.Vec3(235, 235, 235), -1);
-    for (let y = 185; y < 460; y += 9) for (let x = 175; x < 470; x += 9) frame.drawCircle(new cv.Point2(x, y), 2, new cv.Vec3(30, 30, 30), -1);
     const { searchAt, objects } = findDieBlobs(frame, DEFAULT_VISION_CONFIG);
     expect(objects.length).toBeGreaterThan(0);
     expect(searchAt).toHaveLength(SEARCH_MAX_WINDOWS);
-    const reading = readDiceInImage(frame, DEFAULT_VISION_CONFIG);
-    expect(reading.valid).toBe(false);
+    expect(readDiceInImage(frame, DEFAULT_VISION_CONFIG).valid).toBe(false);
+  });
+
+  it('is not searched when it lies beyond a calibrated tray region (nothing there is part of the roll)', () => {
+    expect(findDieBlobs(frame, { ...DEFAULT_VISION_CONFIG, tray: { x: 0, y: 0, width: 160, height: 160 } }).searchAt).toEqual([]);
   });
 });
