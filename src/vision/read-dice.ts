@@ -1657,28 +1657,19 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
       const centre = reread?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
       return dieAt(value, face.body, centre, blob, confidence);
     });
-    const fills = new Map(dice.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
-    // A die found by its pips was given the frame's median size: its size class (a Las Vegas big die) cannot be told.
-    const unsized = new Set(dice.filter((_, k) => kept[k]?.blob.byPips));
     const found = classifier && searchAt.length > 0 ? searchObjects(image, searchAt, typical, dice, classifier, cfg) : [];
-    const all = dice.map((die) => {
-      // A die left unreadable where the search found one was that die in a poor box: it takes the value, and keeps its box, whose shape the validity rules judge (a die seen cocked).
-      const match = die.value === null ? found.find((f) => contains(die.box, f.centre)) : undefined;
-      if (!match) return die;
-      const read = { ...die, value: match.value, center: match.centre, confidence: match.confidence };
-      if (fills.has(die)) fills.set(read, fills.get(die) as number);
-      if (unsized.has(die)) unsized.add(read);
-      return read;
+    // A die left unreadable where the search found one was that die in a poor box: it takes the value, and keeps its box, whose shape the validity rules judge (a die seen cocked).
+    const holds = (die: DieReading, f: Reread) => die.value === null && contains(die.box, f.centre);
+    const read = dice.map((die) => {
+      const match = found.find((f) => holds(die, f));
+      return match ? { ...die, value: match.value, center: match.centre, confidence: match.confidence } : die;
     });
-    for (const die of found) {
-      if (dice.some((d) => d.value === null && contains(d.box, die.centre))) continue;
-      // Found in a window of the median size: its size class cannot be told either.
-      const reading = dieAt(die.value, die.body, die.centre, die.box, die.confidence);
-      unsized.add(reading);
-      all.push(reading);
-    }
+    const fresh = found.filter((f) => !dice.some((die) => holds(die, f))).map((f) => dieAt(f.value, f.body, f.centre, f.box, f.confidence));
+    const fills = new Map(read.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
+    // A die found by its pips was given the frame's median size, and so was one the search found: their size class (a Las Vegas big die) cannot be told.
+    const unsized = new Set([...read.filter((_, k) => kept[k]?.blob.byPips), ...fresh]);
     // Validity, colour confidence and size class: src/vision/validity.ts.
-    const judged = judgeScene({ dice: inReadingOrder(all), fills, unsized, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
+    const judged = judgeScene({ dice: inReadingOrder([...read, ...fresh]), fills, unsized, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
     return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
   } finally {
     for (const face of faces) face.inner.release();
