@@ -124,8 +124,10 @@ export interface VisionConfig extends SceneConfig {
   readonly rereadTurned: boolean;
   /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end's centre is inside no other blob's box (a neighbour, already read as its own die). */
   readonly rereadSquared: boolean;
-  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one) for dice not found in them: a window of the median die's size is read at points a quarter of a die apart inside each object's box, where the foreground fills most of it and no die is read nearby (at most 400 windows, 40 read in full). A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values. Needs the classifier (`useClassifier`). */
+  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one), and the blobs taken for one die far larger than the typical one (`clusterRatio`: a square cluster no cut parted), for dice not found in them: a window of the median die's size is read at points a quarter of a die apart inside each object's box, where the foreground fills most of it and no die is read nearby (at most 400 windows, 40 read in full). A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values. An unreadable blob in which two or more dice are found is replaced by them, and its box is an object for the validity rules. Needs the classifier (`useClassifier`). */
   readonly searchObjects: boolean;
+  /** Search around the pips outside every die found for dice no blob gave: a white die on a light floor shows only its pips, and a lone 1 or pips joined to its outline make no face's layout (findByPips). A window at each such pip and at the midpoint of each two at most a die apart (a face's centre), not beside a die found (its side face's pips), is read as the objects' windows are (`searchObjects`'s rules, caps shared). Needs the classifier (`useClassifier`). */
+  readonly searchPips: boolean;
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
   readonly palette: Readonly<Record<string, Lab>>;
@@ -197,6 +199,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   rereadTurned: true,
   rereadSquared: true,
   searchObjects: true,
+  searchPips: true,
   classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
   colourLightnessWeight: 0.45,
@@ -728,12 +731,16 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
     else large.push(contour);
   }
   const { blobs, objects } = diceOfBlobs(image, large, cfg);
-  const all = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
+  const byPips = cfg.findByPips ? diceByPips(image, specks, blobs, cfg) : { dice: [], pips: [] };
+  const all = [...blobs, ...byPips.dice];
   const typical = median(all.map((blob) => blob.size));
   // The search reads windows with the classifier (readDiceInImage). Not beyond a calibrated tray: nothing there is part of the roll.
   const tray = cfg.tray;
   const searched = tray ? objects.filter((object) => !beyondTray(object, tray)) : objects;
-  const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, searched, typical) : [];
+  // A blob taken for one die far larger than the typical die may be a square cluster of dice that no cut parted: searched too.
+  const clusters = all.filter((blob) => blob.size >= typical * cfg.clusterRatio).map((blob) => blob.box);
+  const inObjects = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...searched, ...clusters], typical) : [];
+  const searchAt = cfg.searchPips && cfg.useClassifier ? [...inObjects, ...pipWindows(byPips.pips, blobs, typical, inObjects.length)] : inObjects;
   return { blobs: all, objects, searchAt, typical };
 }
 
@@ -762,18 +769,6 @@ function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: numbe
   if (typical <= 0) return [];
   const half = typical / 2;
   const step = typical * SEARCH_STEP;
-  const filled = (x: number, y: number) => {
-    const x0 = Math.max(0, Math.round(x - half));
-    const y0 = Math.max(0, Math.round(y - half));
-    const width = Math.min(mask.cols, Math.round(x + half)) - x0;
-    const height = Math.min(mask.rows, Math.round(y + half)) - y0;
-    if (width <= 0 || height <= 0) return false;
-    // A region is a view: left to the collector, it would keep the whole mask alive.
-    const window = mask.getRegion(new cv.Rect(x0, y0, width, height));
-    const inside = window.countNonZero();
-    window.release();
-    return inside >= SEARCH_FILL * width * height;
-  };
   // Window centres along one side of an object's box, from `low` to `high`.
   const along = (low: number, high: number) => {
     if (high - low < typical) return [(low + high) / 2];
@@ -789,7 +784,7 @@ function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: numbe
     for (const y of along(Math.min(...ys), Math.max(...ys))) {
       for (const x of columns) {
         if (centres.length >= SEARCH_MAX_WINDOWS) return centres;
-        if (contains(object, { x, y }) && filled(x, y)) centres.push({ x, y });
+        if (contains(object, { x, y }) && foregroundShare(mask, { x, y }, typical) >= SEARCH_FILL) centres.push({ x, y });
       }
     }
   }
@@ -887,8 +882,8 @@ const PIP_GROUP_APART = 0.8;
  * reader keeps it only when its face's pips are counted clearly and the
  * classifier is sure of the same value (readDiceInImage).
  */
-function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): Blob[] {
-  if (blobs.length === 0) return []; // no die to take the size from
+function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): { dice: Blob[]; pips: Pip[] } {
+  if (blobs.length === 0) return { dice: [], pips: [] }; // no die to take the size from
   const typical = median(blobs.map((blob) => blob.size));
   const radius = typical * FACE_RADIUS;
   const outsideDice = (p: Point) => !blobs.some((blob) => contains(blob.box, p));
@@ -936,7 +931,60 @@ function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area:
     const rect = new cv.RotatedRect(new cv.Point2(centre.x, centre.y), new cv.Size(typical, typical), (turn * 180) / Math.PI);
     dice.push({ ...toBlob(rect), byPips: true });
   }
-  return dice;
+  return { dice, pips };
+}
+
+/** The share of a window of side `side` centred on `p` (clipped to the frame) that is foreground in `mask`. */
+function foregroundShare(mask: cv.Mat, p: Point, side: number): number {
+  const half = side / 2;
+  const x0 = Math.max(0, Math.round(p.x - half));
+  const y0 = Math.max(0, Math.round(p.y - half));
+  const width = Math.min(mask.cols, Math.round(p.x + half)) - x0;
+  const height = Math.min(mask.rows, Math.round(p.y + half)) - y0;
+  if (width <= 0 || height <= 0) return 0;
+  // A region is a view: left to the collector, it would keep the whole mask alive.
+  const window = mask.getRegion(new cv.Rect(x0, y0, width, height));
+  const inside = window.countNonZero();
+  window.release();
+  return inside / (width * height);
+}
+
+/**
+ * Step 1h': search windows around the pips outside every die found (diceByPips):
+ * a white die on a light floor whose pips make no layout (a lone 1, or pips
+ * joined to its outline). A window at each pip and at the midpoint of each two
+ * pips at most a die apart (a face's centre: its lone pip, or the midpoint of
+ * two opposite pips), on the objects' grid (once per grid point), where no
+ * die found lies beside it (its side face's pips: on an oblique view, a white
+ * die's shaded front face is out of the mask). At most `SEARCH_MAX_WINDOWS`
+ * with the objects' `already`.
+ */
+function pipWindows(pips: readonly Pip[], blobs: readonly Blob[], typical: number, already: number): Point[] {
+  if (typical <= 0) return [];
+  const step = typical * SEARCH_STEP;
+  // A face's centre: its lone pip (a 1), or the midpoint of two of its pips (opposite corners, or a 2's or 3's ends), at most a die apart.
+  const candidates: Point[] = [...pips];
+  for (let a = 0; a < pips.length; a++) {
+    for (let b = a + 1; b < pips.length; b++) {
+      const [p, q] = [pips[a] as Pip, pips[b] as Pip];
+      if (Math.hypot(p.x - q.x, p.y - q.y) <= typical) candidates.push({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 });
+    }
+  }
+  const seen = new Set<string>();
+  const centres: Point[] = [];
+  for (const c of candidates) {
+    const gx = Math.round(c.x / step);
+    const gy = Math.round(c.y / step);
+    const key = `${gx},${gy}`;
+    if (seen.has(key)) continue;
+    if (already + centres.length >= SEARCH_MAX_WINDOWS) return centres;
+    seen.add(key);
+    const centre = { x: gx * step, y: gy * step };
+    // Not a side face of a die found (as for diceByPips's faces).
+    const beside = (blob: Blob) => Math.hypot(blob.rect.center.x - centre.x, blob.rect.center.y - centre.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART;
+    if (!blobs.some(beside)) centres.push(centre);
+  }
+  return centres;
 }
 
 /** The speck as a pip (its centroid and area), or null when it is too small, too large or not round enough for one. */
@@ -1646,7 +1694,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
       const colour = nearestColour(body, cfg.palette, cfg.colourLightnessWeight);
       return { value, colour: colour.name, lab: body, center, box: box.box, size: box.size, confidence };
     };
-    const dice: DieReading[] = kept.map(({ blob, i }) => {
+    const readings = kept.map(({ blob, i }) => {
       const face = faces[i] as FaceRead;
       const guess = guesses[i] ?? null;
       const decided = decideValue(face, guess, cfg, !blob.seamCut);
@@ -1655,21 +1703,25 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
       const { value, confidence } = reread ?? decided;
       // The top face's centre, not the blob's (which may include side faces).
       const centre = reread?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
-      return dieAt(value, face.body, centre, blob, confidence);
+      return { blob, die: dieAt(value, face.body, centre, blob, confidence) };
     });
-    const found = classifier && searchAt.length > 0 ? searchObjects(image, searchAt, typical, dice, classifier, cfg) : [];
-    // A die left unreadable where the search found one was that die in a poor box: it takes the value, and keeps its box, whose shape the validity rules judge (a die seen cocked).
+    const found = classifier && searchAt.length > 0 ? searchObjects(image, searchAt, typical, readings.map((r) => r.die), classifier, cfg) : [];
     const holds = (die: DieReading, f: Reread) => die.value === null && contains(die.box, f.centre);
-    const read = dice.map((die) => {
+    // An unreadable "die" holding two or more dice the search found was a cluster of dice: they replace it, and its box is an object (they may lie on one another).
+    const isCluster = (die: DieReading) => found.filter((f) => holds(die, f)).length >= 2;
+    const clusters = readings.filter((r) => isCluster(r.die)).map((r) => r.die.box);
+    // A die left unreadable where the search found one was that die in a poor box: it takes the value, and keeps its box, whose shape the validity rules judge (a die seen cocked).
+    const single = readings.filter((r) => !isCluster(r.die));
+    const read = single.map(({ blob, die }) => {
       const match = found.find((f) => holds(die, f));
-      return match ? { ...die, value: match.value, center: match.centre, confidence: match.confidence } : die;
+      return { blob, die: match ? { ...die, value: match.value, center: match.centre, confidence: match.confidence } : die };
     });
-    const fresh = found.filter((f) => !dice.some((die) => holds(die, f))).map((f) => dieAt(f.value, f.body, f.centre, f.box, f.confidence));
-    const fills = new Map(read.map((d, k) => [d, kept[k]?.blob.fill ?? 1]));
+    const fresh = found.filter((f) => !single.some((r) => holds(r.die, f))).map((f) => dieAt(f.value, f.body, f.centre, f.box, f.confidence));
+    const fills = new Map(read.map((r) => [r.die, r.blob.fill ?? 1]));
     // A die found by its pips was given the frame's median size, and so was one the search found: their size class (a Las Vegas big die) cannot be told.
-    const unsized = new Set([...read.filter((_, k) => kept[k]?.blob.byPips), ...fresh]);
+    const unsized = new Set([...read.filter((r) => r.blob.byPips).map((r) => r.die), ...fresh]);
     // Validity, colour confidence and size class: src/vision/validity.ts.
-    const judged = judgeScene({ dice: inReadingOrder([...read, ...fresh]), fills, unsized, objects, width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
+    const judged = judgeScene({ dice: inReadingOrder([...read.map((r) => r.die), ...fresh]), fills, unsized, objects: [...objects, ...clusters], width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
     return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
   } finally {
     for (const face of faces) face.inner.release();

@@ -105,3 +105,61 @@ describe('a patterned object (a sheet of dots) in the tray', () => {
     expect(findDieBlobs(frame, { ...DEFAULT_VISION_CONFIG, tray: { x: 0, y: 0, width: 160, height: 160 } }).searchAt).toEqual([]);
   });
 });
+
+describe('a square cluster of dice taken for one large die', () => {
+  const { image, labelled } = findingPhoto('nell-byler-IMG_20191208_112404');
+  const pressed: Box[] = [
+    [250, 216, 284, 251],
+    [266, 256, 299, 289],
+    [307, 241, 334, 268],
+  ];
+  const cluster: Box = [235, 209, 341, 302];
+
+  it('is searched: the 3, 4 and 4 pressed together are read, and missed with the search off', () => {
+    expect(pressed.map((box) => valuesIn(image, box, DEFAULT_VISION_CONFIG))).toEqual([[3], [4], [4]]);
+    expect(pressed.map((box) => valuesIn(image, box, { ...DEFAULT_VISION_CONFIG, searchObjects: false }).filter((v) => v !== null))).toEqual([[], [], []]);
+  });
+
+  it('is replaced by the dice found in it: no unreadable die is left there, and it counts as an object', () => {
+    expect(valuesIn(image, cluster, DEFAULT_VISION_CONFIG)).not.toContain(null);
+    expect(valuesIn(image, cluster, { ...DEFAULT_VISION_CONFIG, searchObjects: false })).toContain(null);
+    const reading = readDiceInImage(image, DEFAULT_VISION_CONFIG);
+    expect(reading.valid).toBe(false);
+    expect((reading.issues ?? []).some((issue) => issue.at !== undefined && inBox(cluster, issue.at))).toBe(true);
+  });
+
+  it('adds no die with a value its label does not have', () => {
+    const { read, wrong } = readValues(image, labelled);
+    expect(wrong).toEqual([]);
+    expect(read.length).toBeGreaterThanOrEqual(22);
+  });
+});
+
+describe('the search around pips no die explains', () => {
+  const { image, labelled } = findingPhoto('nell-byler-IMG_20191208_112020');
+  const whiteOne: Box = [526, 295, 566, 335];
+
+  it('reads the white 1 on the light board, which no blob or group of pips gives (missed with searchPips off)', () => {
+    expect(valuesIn(image, whiteOne, DEFAULT_VISION_CONFIG)).toEqual([1]);
+    expect(valuesIn(image, whiteOne, { ...DEFAULT_VISION_CONFIG, searchPips: false })).toEqual([]);
+  });
+
+  it('reads every labelled die of the photo, none wrongly', () => {
+    const { read, wrong } = readValues(image, labelled);
+    expect(wrong).toEqual([]);
+    expect(read).toHaveLength(labelled.length);
+  });
+
+  it("takes no side face of a die found for a die of its own: a white die's shaded front face, seen obliquely", () => {
+    const { image: oblique } = findingPhoto('matteop65-two_29');
+    const topFace: Box = [258, 224, 302, 255];
+    const frontFace: Box = [265, 265, 305, 310];
+    expect(valuesIn(oblique, topFace, DEFAULT_VISION_CONFIG)).toEqual([2]);
+    expect(valuesIn(oblique, frontFace, DEFAULT_VISION_CONFIG)).toEqual([]);
+  });
+
+  it('needs the classifier, like the search of the objects', () => {
+    expect(findDieBlobs(image, { ...DEFAULT_VISION_CONFIG, useClassifier: false }).searchAt).toEqual([]);
+    expect(findDieBlobs(image, DEFAULT_VISION_CONFIG).searchAt.length).toBeGreaterThan(0);
+  });
+});
