@@ -1435,7 +1435,7 @@ export function decideValue(pips: { readonly pips: number; readonly confidence: 
 
 const classifiers = new Map<string, FaceClassifier>();
 /** The configured model, loaded on first use. */
-function classifierFor(cfg: VisionConfig): FaceClassifier | null {
+export function classifierFor(cfg: VisionConfig): FaceClassifier | null {
   if (!cfg.useClassifier) return null;
   let classifier = classifiers.get(cfg.classifierModel);
   if (!classifier) {
@@ -1617,7 +1617,7 @@ function squareAt(p: Point, side: number): Blob {
  * diagonal, a clear 3. Best first, one die per place, and none where windows
  * read different values.
  */
-function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical: number, dice: readonly DieReading[], classifier: FaceClassifier, cfg: VisionConfig): Reread[] {
+export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical: number, dice: readonly DieReading[], classifier: FaceClassifier, cfg: VisionConfig): Reread[] {
   const apart = typical * SEARCH_APART;
   const near = (p: Point, q: Point) => Math.hypot(p.x - q.x, p.y - q.y) < apart;
   const read = dice.flatMap((die) => (die.value === null ? [] : [die.center]));
@@ -1651,6 +1651,8 @@ function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical: numbe
   const found: Reread[] = [];
   for (const candidate of candidates.sort((p, q) => q.confidence - p.confidence)) {
     if ([...read, ...found.map((f) => f.centre)].some((p) => near(p, candidate.centre))) continue;
+    // Inside the box of a die read: part of that die's face (one pip of a big die's 4 reads as a 1), not a die of its own.
+    if (dice.some((die) => die.value !== null && contains(die.box, candidate.centre))) continue;
     // Windows that read another value here: one of them saw part of a face (a 2's pip alone reads as a 1). The die is in doubt.
     if (candidates.some((other) => other.value !== candidate.value && near(other.centre, candidate.centre))) continue;
     found.push(candidate);

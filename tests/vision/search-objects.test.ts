@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../src/hardware/index.js';
 import cv from '../../src/hardware/opencv.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
-import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, SEARCH_MAX_WINDOWS } from '../../src/vision/read-dice.js';
+import { classifierFor, DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, SEARCH_MAX_WINDOWS, searchObjects } from '../../src/vision/read-dice.js';
+import type { DieReading } from '../../src/vision/types.js';
 import { findingPhoto, inBox, readValues, valuesIn, type Box } from './finding-photos.js';
 
 describe('the objects searched for dice no blob gave', () => {
@@ -161,5 +162,31 @@ describe('the search around pips no die explains', () => {
   it('needs the classifier, like the search of the objects', () => {
     expect(findDieBlobs(image, { ...DEFAULT_VISION_CONFIG, useClassifier: false }).searchAt).toEqual([]);
     expect(findDieBlobs(image, DEFAULT_VISION_CONFIG).searchAt.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a die the search reads inside the box of a die read', () => {
+  // A white 1 rendered alone, searched in one window: found; with a die read whose box takes it in (its centre more than 0.7 of a die away, so not "near"), not.
+  const tray = { width: 640, height: 480, dieSize: 64 };
+  const one = { value: 1, colour: 'white' as const, x: 320, y: 240, size: 64, angle: 0 };
+  const frame = decodeFrame(renderTray([one, { value: 3, colour: 'red', x: 120, y: 120, size: 64, angle: 20 }, { value: 5, colour: 'blue', x: 520, y: 380, size: 64, angle: 40 }], tray, { noiseSeed: 2 }));
+  const classifier = classifierFor(DEFAULT_VISION_CONFIG);
+  const search = (dice: DieReading[]) => searchObjects(frame, [{ x: one.x, y: one.y }], 64, dice, classifier as NonNullable<typeof classifier>, DEFAULT_VISION_CONFIG).map((f) => f.value);
+  const readDie = (value: number | null): DieReading => {
+    const c = { x: one.x + 60, y: one.y + 60 };
+    const half = 110;
+    return { value, colour: 'white', center: c, size: 2 * half, confidence: 1, box: [{ x: c.x - half, y: c.y - half }, { x: c.x + half, y: c.y - half }, { x: c.x + half, y: c.y + half }, { x: c.x - half, y: c.y + half }] };
+  };
+
+  it('is found on its own', () => {
+    expect(search([])).toEqual([1]);
+  });
+
+  it('is part of that die (one pip of a big face reads as a 1): not a die of its own', () => {
+    expect(search([readDie(4)])).toEqual([]);
+  });
+
+  it('inside an unreadable die it is still found (it may be that die, read in a poor box)', () => {
+    expect(search([readDie(null)])).toEqual([1]);
   });
 });
