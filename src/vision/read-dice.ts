@@ -124,10 +124,8 @@ export interface VisionConfig extends SceneConfig {
   readonly rereadTurned: boolean;
   /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end's centre is inside no other blob's box (a neighbour, already read as its own die). */
   readonly rereadSquared: boolean;
-  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one), and the blobs taken for one die far larger than the typical one (`clusterRatio`: a square cluster no cut parted), for dice not found in them: a window of the median die's size is read at points a quarter of a die apart inside each object's box, where the foreground fills most of it and no die is read nearby (at most 400 windows, 40 read in full). A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values. An unreadable blob in which two or more dice are found is replaced by them, and its box is an object for the validity rules. Needs the classifier (`useClassifier`). */
+  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one), and the blobs taken for one die at least 1.75 times the typical one (a square cluster no cut parted; a Las Vegas big die is 1.4), for dice not found in them: a window of the median die's size is read at points a quarter of a die apart inside each such box, where the foreground fills most of it and no die is read nearby (at most 400 windows, 40 read in full). A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values; none inside the box of a die read (part of that die's face). An unreadable blob in which two or more dice are found is replaced by them, and its box is an object for the validity rules. Needs the classifier (`useClassifier`). */
   readonly searchObjects: boolean;
-  /** Search around the pips outside every die found for dice no blob gave: a white die on a light floor shows only its pips, and a lone 1 or pips joined to its outline make no face's layout (findByPips). A window at each such pip and at the midpoint of each two at most a die apart (a face's centre), not beside a die found (its side face's pips), is read as the objects' windows are (`searchObjects`'s rules, caps shared). Needs the classifier (`useClassifier`). */
-  readonly searchPips: boolean;
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
   readonly palette: Readonly<Record<string, Lab>>;
@@ -199,7 +197,6 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   rereadTurned: true,
   rereadSquared: true,
   searchObjects: true,
-  searchPips: true,
   classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
   colourLightnessWeight: 0.45,
@@ -731,16 +728,14 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
     else large.push(contour);
   }
   const { blobs, objects } = diceOfBlobs(image, large, cfg);
-  const byPips = cfg.findByPips ? diceByPips(image, specks, blobs, cfg) : { dice: [], pips: [] };
-  const all = [...blobs, ...byPips.dice];
+  const all = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
   const typical = median(all.map((blob) => blob.size));
   // The search reads windows with the classifier (readDiceInImage). Not beyond a calibrated tray: nothing there is part of the roll.
   const tray = cfg.tray;
-  const searched = tray ? objects.filter((object) => !beyondTray(object, tray)) : objects;
-  // A blob taken for one die far larger than the typical die may be a square cluster of dice that no cut parted: searched too.
-  const clusters = all.filter((blob) => blob.size >= typical * cfg.clusterRatio).map((blob) => blob.box);
-  const inObjects = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...searched, ...clusters], typical) : [];
-  const searchAt = cfg.searchPips && cfg.useClassifier ? [...inObjects, ...pipWindows(byPips.pips, blobs, typical, inObjects.length)] : inObjects;
+  const inTray = (box: readonly Point[]) => !tray || !beyondTray(box, tray);
+  // A blob taken for one die far larger than the typical die (more than a Las Vegas big die) may be a square cluster of dice that no cut parted: searched too.
+  const clusters = all.filter((blob) => blob.size >= typical * SEARCH_CLUSTER).map((blob) => blob.box);
+  const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...objects, ...clusters].filter(inTray), typical) : [];
   return { blobs: all, objects, searchAt, typical };
 }
 
@@ -752,6 +747,9 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
 // 35, but a patterned object (a sheet of dots) gives hundreds or thousands, and each window read in full takes about 2.5 ms (a
 // simulated frame with a dotted sheet is read in 100-130 ms with these caps, 5 ms without the search).
 const SEARCH_STEP = 0.25;
+// The least size (over the median die) of a blob taken for one die that is searched as a cluster: a square of four dice is about 2, a
+// Las Vegas big die 1.4 (BIG_DIE_SCALE; it would be searched in vain, every window near it once it is read).
+const SEARCH_CLUSTER = 1.75;
 const SEARCH_FILL = 0.6;
 const SEARCH_APART = 0.7;
 const SEARCH_FACE = 0.5;
@@ -769,6 +767,18 @@ function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: numbe
   if (typical <= 0) return [];
   const half = typical / 2;
   const step = typical * SEARCH_STEP;
+  const filled = (x: number, y: number) => {
+    const x0 = Math.max(0, Math.round(x - half));
+    const y0 = Math.max(0, Math.round(y - half));
+    const width = Math.min(mask.cols, Math.round(x + half)) - x0;
+    const height = Math.min(mask.rows, Math.round(y + half)) - y0;
+    if (width <= 0 || height <= 0) return false;
+    // A region is a view: left to the collector, it would keep the whole mask alive.
+    const window = mask.getRegion(new cv.Rect(x0, y0, width, height));
+    const inside = window.countNonZero();
+    window.release();
+    return inside >= SEARCH_FILL * width * height;
+  };
   // Window centres along one side of an object's box, from `low` to `high`.
   const along = (low: number, high: number) => {
     if (high - low < typical) return [(low + high) / 2];
@@ -784,7 +794,7 @@ function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: numbe
     for (const y of along(Math.min(...ys), Math.max(...ys))) {
       for (const x of columns) {
         if (centres.length >= SEARCH_MAX_WINDOWS) return centres;
-        if (contains(object, { x, y }) && foregroundShare(mask, { x, y }, typical) >= SEARCH_FILL) centres.push({ x, y });
+        if (contains(object, { x, y }) && filled(x, y)) centres.push({ x, y });
       }
     }
   }
@@ -882,8 +892,8 @@ const PIP_GROUP_APART = 0.8;
  * reader keeps it only when its face's pips are counted clearly and the
  * classifier is sure of the same value (readDiceInImage).
  */
-function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): { dice: Blob[]; pips: Pip[] } {
-  if (blobs.length === 0) return { dice: [], pips: [] }; // no die to take the size from
+function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): Blob[] {
+  if (blobs.length === 0) return []; // no die to take the size from
   const typical = median(blobs.map((blob) => blob.size));
   const radius = typical * FACE_RADIUS;
   const outsideDice = (p: Point) => !blobs.some((blob) => contains(blob.box, p));
@@ -931,60 +941,7 @@ function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area:
     const rect = new cv.RotatedRect(new cv.Point2(centre.x, centre.y), new cv.Size(typical, typical), (turn * 180) / Math.PI);
     dice.push({ ...toBlob(rect), byPips: true });
   }
-  return { dice, pips };
-}
-
-/** The share of a window of side `side` centred on `p` (clipped to the frame) that is foreground in `mask`. */
-function foregroundShare(mask: cv.Mat, p: Point, side: number): number {
-  const half = side / 2;
-  const x0 = Math.max(0, Math.round(p.x - half));
-  const y0 = Math.max(0, Math.round(p.y - half));
-  const width = Math.min(mask.cols, Math.round(p.x + half)) - x0;
-  const height = Math.min(mask.rows, Math.round(p.y + half)) - y0;
-  if (width <= 0 || height <= 0) return 0;
-  // A region is a view: left to the collector, it would keep the whole mask alive.
-  const window = mask.getRegion(new cv.Rect(x0, y0, width, height));
-  const inside = window.countNonZero();
-  window.release();
-  return inside / (width * height);
-}
-
-/**
- * Step 1h': search windows around the pips outside every die found (diceByPips):
- * a white die on a light floor whose pips make no layout (a lone 1, or pips
- * joined to its outline). A window at each pip and at the midpoint of each two
- * pips at most a die apart (a face's centre: its lone pip, or the midpoint of
- * two opposite pips), on the objects' grid (once per grid point), where no
- * die found lies beside it (its side face's pips: on an oblique view, a white
- * die's shaded front face is out of the mask). At most `SEARCH_MAX_WINDOWS`
- * with the objects' `already`.
- */
-function pipWindows(pips: readonly Pip[], blobs: readonly Blob[], typical: number, already: number): Point[] {
-  if (typical <= 0) return [];
-  const step = typical * SEARCH_STEP;
-  // A face's centre: its lone pip (a 1), or the midpoint of two of its pips (opposite corners, or a 2's or 3's ends), at most a die apart.
-  const candidates: Point[] = [...pips];
-  for (let a = 0; a < pips.length; a++) {
-    for (let b = a + 1; b < pips.length; b++) {
-      const [p, q] = [pips[a] as Pip, pips[b] as Pip];
-      if (Math.hypot(p.x - q.x, p.y - q.y) <= typical) candidates.push({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 });
-    }
-  }
-  const seen = new Set<string>();
-  const centres: Point[] = [];
-  for (const c of candidates) {
-    const gx = Math.round(c.x / step);
-    const gy = Math.round(c.y / step);
-    const key = `${gx},${gy}`;
-    if (seen.has(key)) continue;
-    if (already + centres.length >= SEARCH_MAX_WINDOWS) return centres;
-    seen.add(key);
-    const centre = { x: gx * step, y: gy * step };
-    // Not a side face of a die found (as for diceByPips's faces).
-    const beside = (blob: Blob) => Math.hypot(blob.rect.center.x - centre.x, blob.rect.center.y - centre.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART;
-    if (!blobs.some(beside)) centres.push(centre);
-  }
-  return centres;
+  return dice;
 }
 
 /** The speck as a pip (its centroid and area), or null when it is too small, too large or not round enough for one. */
@@ -1606,16 +1563,17 @@ function squareAt(p: Point, side: number): Blob {
 }
 
 /**
- * Step 5: dice in the objects that no blob gave (`searchObjects`): dice pressed
- * together that no cut parted. Each window (`searchAt`) far from every die read
+ * Step 5: dice in the objects, and in the clusters taken for one large die,
+ * that no blob gave (`searchObjects`): dice pressed together that no cut
+ * parted. Each window (`searchAt`) far from every die read
  * is classified in one plain view, all in one batch; those whose likeliest
  * class is a value (at most `SEARCH_MAX_READS`, the surest first) are read in
  * full (confirmed: counted clearly, the classifier sure of the same value;
  * failing that, in a box turned to the edges), and must read the same again
  * centred on the pips they found, in a box turned to the edges there: a window
  * square to the frame over one column of a turned 6 shows three pips on a
- * diagonal, a clear 3. Best first, one die per place, and none where windows
- * read different values.
+ * diagonal, a clear 3. Best first, one die per place, none where windows
+ * read different values, and none inside the box of a die read (`dice`).
  */
 export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical: number, dice: readonly DieReading[], classifier: FaceClassifier, cfg: VisionConfig): Reread[] {
   const apart = typical * SEARCH_APART;
