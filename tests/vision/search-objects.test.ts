@@ -134,6 +134,12 @@ describe('a square cluster of dice taken for one large die', () => {
     expect(wrong).toEqual([]);
     expect(read.length).toBeGreaterThanOrEqual(22);
   });
+
+  it('is not searched when it lies beyond a calibrated tray region', () => {
+    const inCluster = (cfg: typeof DEFAULT_VISION_CONFIG) => findDieBlobs(image, cfg).searchAt.filter((p) => inBox(cluster, p));
+    expect(inCluster(DEFAULT_VISION_CONFIG).length).toBeGreaterThan(0);
+    expect(inCluster({ ...DEFAULT_VISION_CONFIG, tray: { x: 0, y: 0, width: 160, height: 160 } })).toEqual([]);
+  });
 });
 
 describe('a die the search reads inside the box of a die read', () => {
