@@ -757,11 +757,12 @@ export const SEARCH_MAX_WINDOWS = 400;
 const SEARCH_MAX_READS = 40;
 
 /**
- * Step 1h: where the objects (blobs that are not all dice) are searched for
- * dice (searchObjects): the centres of windows of the frame's median die size,
+ * Step 1h: where the objects (blobs that are not all dice) and the clusters
+ * taken for one large die (`objects`: their boxes) are searched for dice
+ * (searchObjects): the centres of windows of the frame's median die size,
  * a quarter of a die apart (one in the middle of a side shorter than a die),
- * inside an object's box and mostly foreground (`mask`). At most
- * `SEARCH_MAX_WINDOWS`, the first objects' first.
+ * inside a box and mostly foreground (`mask`). At most `SEARCH_MAX_WINDOWS`,
+ * the first boxes' first.
  */
 function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: number): Point[] {
   if (typical <= 0) return [];
@@ -1669,9 +1670,13 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const holds = (die: DieReading, f: Reread) => die.value === null && contains(die.box, f.centre);
     // An unreadable "die" holding two or more dice the search found was a cluster of dice: they replace it, and its box is an object (they may lie on one another).
     const isCluster = (die: DieReading) => found.filter((f) => holds(die, f)).length >= 2;
-    const clusters = readings.filter((r) => isCluster(r.die)).map((r) => r.die.box);
+    const clusters: (readonly Point[])[] = [];
+    const single: typeof readings = [];
+    for (const r of readings) {
+      if (isCluster(r.die)) clusters.push(r.die.box);
+      else single.push(r);
+    }
     // A die left unreadable where the search found one was that die in a poor box: it takes the value, and keeps its box, whose shape the validity rules judge (a die seen cocked).
-    const single = readings.filter((r) => !isCluster(r.die));
     const read = single.map(({ blob, die }) => {
       const match = found.find((f) => holds(die, f));
       return { blob, die: match ? { ...die, value: match.value, center: match.centre, confidence: match.confidence } : die };
