@@ -1,7 +1,7 @@
 /**
  * Corrections to the shared photo sets' labels (scripts/label-fixes.json):
- * dice labelled with a value their top face does not show, and dice left
- * without a label. The sets themselves are not edited (datasets/README.md).
+ * dice labelled with a value their top face does not show, dice left
+ * without a label, and labels where the photo shows no die. The sets themselves are not edited (datasets/README.md).
  * Training applies them by default: a wrong label teaches the classifier a
  * wrong value, and a die left out teaches it that a die's face is no face.
  * The benchmark counts against the labels as given unless asked.
@@ -30,6 +30,7 @@ interface SetFixes {
   readonly commit: string;
   readonly relabel: readonly { readonly file: string; readonly box: Box; readonly labelled: number; readonly shows: number }[];
   readonly add: readonly { readonly file: string; readonly box: Box; readonly value: number }[];
+  readonly remove: readonly { readonly file: string; readonly box: Box; readonly labelled: number }[];
 }
 
 export const LABEL_FIXES_FILE = join(dirname(fileURLToPath(import.meta.url)), 'label-fixes.json');
@@ -47,16 +48,21 @@ export function withLabelFixes(set: LabelledSet, file: string = LABEL_FIXES_FILE
   if (!fixes) return { set, fixes: 0 };
   const images = set.images.map((image) => {
     let dice = [...image.dice];
-    for (const fix of fixes.relabel.filter((f) => f.file === image.file)) {
+    const labelledAt = (fix: { box: Box; labelled: number }) => {
       const at = dice.findIndex((d) => sameBox(d.box, fix.box) && d.value === fix.labelled);
       if (at < 0) throw new Error(`${file}: ${image.file} has no die labelled ${fix.labelled} at ${fix.box.join(',')}`);
+      return at;
+    };
+    for (const fix of fixes.remove.filter((f) => f.file === image.file)) dice.splice(labelledAt(fix), 1);
+    for (const fix of fixes.relabel.filter((f) => f.file === image.file)) {
+      const at = labelledAt(fix);
       dice[at] = { ...(dice[at] as LabelledDie), value: fix.shows };
     }
     dice = [...dice, ...fixes.add.filter((f) => f.file === image.file).map((f) => ({ value: f.value, box: f.box }))];
     return { ...image, dice };
   });
   const known = new Set(set.images.map((image) => image.file));
-  const stray = [...fixes.relabel, ...fixes.add].find((f) => !known.has(f.file));
+  const stray = [...fixes.relabel, ...fixes.add, ...fixes.remove].find((f) => !known.has(f.file));
   if (stray) throw new Error(`${file}: ${stray.file} is not in the set`);
-  return { set: { ...set, images }, fixes: fixes.relabel.length + fixes.add.length };
+  return { set: { ...set, images }, fixes: fixes.relabel.length + fixes.add.length + fixes.remove.length };
 }
