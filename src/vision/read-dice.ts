@@ -1619,6 +1619,25 @@ export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical
   return found;
 }
 
+/** A die read whose box is at least this many times the size of a die read whose centre it holds takes in more than one die's face. */
+export const HOLDER_RATIO = 1.5;
+
+/**
+ * Step 6: the dice read whose boxes hold the centre of another die read at
+ * most 1/HOLDER_RATIO their size. Such a box takes in that die and more
+ * (nell-byler IMG_20191208_111304: a box over the tray's dark corner and a
+ * blue 4 beside it, read as a second 4), so what was read in it is not one
+ * die's face: the reader leaves it unreadable, and the roll is refused. Dice
+ * lying side by side never hold each other's centres; in a crowd, the box of a
+ * die pressed among others may hold a neighbour's, but the two are near one
+ * size (at most 1.28 in-sample on nell-byler, where 1.2 would have taken two
+ * dice read right).
+ */
+export function holdersOfSmallerDice(dice: readonly DieReading[]): Set<DieReading> {
+  const read = dice.filter((die) => die.value !== null);
+  return new Set(read.filter((die) => read.some((other) => other.size * HOLDER_RATIO <= die.size && contains(die.box, other.center))));
+}
+
 /** The smallest frame side the reader and calibration take: the tray floor is estimated on a copy an eighth the size, and the calibration probes the middle of a quarter-size copy over 16 pixels. */
 export const MIN_FRAME_SIDE = 64;
 
@@ -1677,11 +1696,15 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
       else single.push(r);
     }
     // A die left unreadable where the search found one was that die in a poor box: it takes the value, and keeps its box, whose shape the validity rules judge (a die seen cocked).
-    const read = single.map(({ blob, die }) => {
+    const placed = single.map(({ blob, die }) => {
       const match = found.find((f) => holds(die, f));
       return { blob, die: match ? { ...die, value: match.value, center: match.centre, confidence: match.confidence } : die };
     });
-    const fresh = found.filter((f) => !single.some((r) => holds(r.die, f))).map((f) => dieAt(f.value, f.body, f.centre, f.box, f.confidence));
+    const foundAlone = found.filter((f) => !single.some((r) => holds(r.die, f))).map((f) => dieAt(f.value, f.body, f.centre, f.box, f.confidence));
+    const holders = holdersOfSmallerDice([...placed.map((r) => r.die), ...foundAlone]);
+    const unsure = (die: DieReading): DieReading => (holders.has(die) ? { ...die, value: null, confidence: 0 } : die);
+    const read = placed.map(({ blob, die }) => ({ blob, die: unsure(die) }));
+    const fresh = foundAlone.map(unsure);
     const fills = new Map(read.map((r) => [r.die, r.blob.fill ?? 1]));
     // A die found by its pips was given the frame's median size, and so was one the search found: their size class (a Las Vegas big die) cannot be told.
     const unsized = new Set([...read.filter((r) => r.blob.byPips).map((r) => r.die), ...fresh]);
