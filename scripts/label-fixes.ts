@@ -1,9 +1,10 @@
 /**
  * Corrections to the shared photo sets' labels (scripts/label-fixes.json):
  * dice labelled with a value their top face does not show, dice left
- * without a label, and labels where the photo shows no die. The sets themselves are not edited (datasets/README.md).
- * Training applies them by default: a wrong label teaches the classifier a
- * wrong value, and a die left out teaches it that a die's face is no face.
+ * without a label, and labels where the photo shows no die. The sets
+ * themselves are not edited (datasets/README.md). Training applies them by
+ * default: a wrong label teaches the classifier a wrong value, and a die left
+ * out teaches it that a die's face is no face.
  * The benchmark counts against the labels as given unless asked.
  */
 import { readFileSync } from 'node:fs';
