@@ -1630,8 +1630,8 @@ export const HOLDER_RATIO = 1.5;
  * die's face: the reader leaves it unreadable, and the roll is refused. Dice
  * lying side by side never hold each other's centres; in a crowd, the box of a
  * die pressed among others may hold a neighbour's, but the two are near one
- * size (at most 1.28 in-sample on nell-byler, where 1.2 would have taken two
- * dice read right).
+ * size (in-sample on nell-byler, two dice read right hold a neighbour's centre
+ * at 1.24 and 1.28 times its size; the corner's box is 1.77 times the 4's).
  */
 export function holdersOfSmallerDice(dice: readonly DieReading[]): Set<DieReading> {
   const read = dice.filter((die) => die.value !== null);
