@@ -22,7 +22,7 @@ describe('a die read whose box holds a much smaller die read (holdersOfSmallerDi
     expect([...holdersOfSmallerDice([small, large])]).toEqual([large]);
   });
 
-  it("doubts no die of one size with a neighbour, even when its box holds the neighbour's centre (dice pressed in a crowd)", () => {
+  it("doubts no die near the size of a neighbour whose centre its box holds (dice pressed in a crowd)", () => {
     expect(holdersOfSmallerDice([die(3, 100, 100, 40), die(5, 115, 100, 40 / (HOLDER_RATIO - 0.05))]).size).toBe(0);
   });
 
