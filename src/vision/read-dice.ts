@@ -1607,11 +1607,24 @@ export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical
       const again = readConfirmed(image, boxToEdges(image, centred, typical, cfg) ?? centred, classifier, cfg);
       return again?.value === first.value ? [first] : [];
     });
-  const found: Reread[] = [];
-  for (const candidate of candidates.sort((p, q) => q.confidence - p.confidence)) {
-    if ([...read, ...found.map((f) => f.centre)].some((p) => near(p, candidate.centre))) continue;
+  return keptSearchFinds(candidates, dice, apart);
+}
+
+/**
+ * The dice the search keeps of the faces its windows read in full
+ * (`candidates`): the surest first, one per place (none within `apart` of a
+ * die read or of one kept), none inside the box of a die read, and none where
+ * windows read different values. Pure: the choice is tested apart from the
+ * classifier, whose mistakes vary from one trained model to the next.
+ */
+export function keptSearchFinds<T extends { readonly value: number; readonly confidence: number; readonly centre: Point }>(candidates: readonly T[], dice: readonly Pick<DieReading, 'value' | 'center' | 'box'>[], apart: number): T[] {
+  const near = (p: Point, q: Point) => Math.hypot(p.x - q.x, p.y - q.y) < apart;
+  const read = dice.filter((die) => die.value !== null);
+  const found: T[] = [];
+  for (const candidate of [...candidates].sort((p, q) => q.confidence - p.confidence)) {
+    if ([...read.map((die) => die.center), ...found.map((f) => f.centre)].some((p) => near(p, candidate.centre))) continue;
     // Inside the box of a die read: part of that die's face (one pip of a big die's 4 reads as a 1), not a die of its own.
-    if (dice.some((die) => die.value !== null && contains(die.box, candidate.centre))) continue;
+    if (read.some((die) => contains(die.box, candidate.centre))) continue;
     // Windows that read another value here: one of them saw part of a face (a 2's pip alone reads as a 1). The die is in doubt.
     if (candidates.some((other) => other.value !== candidate.value && near(other.centre, candidate.centre))) continue;
     found.push(candidate);
