@@ -765,20 +765,32 @@ const SEARCH_MAX_READS = 40;
  * the first boxes' first.
  */
 function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: number): Point[] {
-  if (typical <= 0) return [];
+  if (typical <= 0 || objects.length === 0) return [];
   const half = typical / 2;
   const step = typical * SEARCH_STEP;
+  // Counted in one pass over the mask, not natively window by window: a large object holds hundreds of windows, and a native count
+  // took about 10 µs each (nell-byler, in-sample: up to 37 ms a photo; 12 ms at the 90th percentile of the photos with objects).
+  const xs = objects.flatMap((object) => object.map((p) => p.x));
+  const ys = objects.flatMap((object) => object.map((p) => p.y));
+  // Every window lies within half a window of a box.
+  const left = Math.max(0, Math.floor(Math.min(...xs) - half - 1));
+  const top = Math.max(0, Math.floor(Math.min(...ys) - half - 1));
+  const right = Math.min(mask.cols, Math.ceil(Math.max(...xs) + half + 1));
+  const bottom = Math.min(mask.rows, Math.ceil(Math.max(...ys) + half + 1));
+  if (right <= left || bottom <= top) return [];
+  // A region is a view (released at once: left to the collector, it would keep the whole mask alive); its copy is a Mat of its own.
+  const region = mask.getRegion(new cv.Rect(left, top, right - left, bottom - top));
+  const part = region.copy();
+  region.release();
+  const foreground = foregroundCounter(part);
+  part.release();
   const filled = (x: number, y: number) => {
-    const x0 = Math.max(0, Math.round(x - half));
-    const y0 = Math.max(0, Math.round(y - half));
-    const width = Math.min(mask.cols, Math.round(x + half)) - x0;
-    const height = Math.min(mask.rows, Math.round(y + half)) - y0;
-    if (width <= 0 || height <= 0) return false;
-    // A region is a view: left to the collector, it would keep the whole mask alive.
-    const window = mask.getRegion(new cv.Rect(x0, y0, width, height));
-    const inside = window.countNonZero();
-    window.release();
-    return inside >= SEARCH_FILL * width * height;
+    const x0 = Math.max(left, Math.round(x - half));
+    const y0 = Math.max(top, Math.round(y - half));
+    const x1 = Math.min(right, Math.round(x + half));
+    const y1 = Math.min(bottom, Math.round(y + half));
+    if (x1 <= x0 || y1 <= y0) return false;
+    return foreground(x0 - left, y0 - top, x1 - left, y1 - top) >= SEARCH_FILL * (x1 - x0) * (y1 - y0);
   };
   // Window centres along one side of an object's box, from `low` to `high`.
   const along = (low: number, high: number) => {
@@ -800,6 +812,29 @@ function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: numbe
     }
   }
   return centres;
+}
+
+/**
+ * The number of foreground (non-zero) pixels of an 8-bit, one-channel `mask`
+ * in the rectangle [x0, x1) × [y0, y1), for any number of rectangles: a
+ * summed-area table of the mask, built in one pass.
+ */
+export function foregroundCounter(mask: cv.Mat): (x0: number, y0: number, x1: number, y1: number) => number {
+  const { rows, cols } = mask;
+  const data = mask.getData();
+  if (mask.type !== cv.CV_8UC1 || data.length !== rows * cols) throw new Error(`foregroundCounter: needs a continuous 8-bit one-channel mask, got type ${mask.type}, ${data.length} bytes for ${cols}x${rows}`);
+  const width = cols + 1;
+  // sums[(y + 1) * width + x + 1]: the foreground pixels in [0, x] × [0, y].
+  const sums = new Uint32Array(width * (rows + 1));
+  for (let y = 0; y < rows; y++) {
+    let row = 0;
+    for (let x = 0; x < cols; x++) {
+      if (data[y * cols + x] !== 0) row++;
+      sums[(y + 1) * width + x + 1] = (sums[y * width + x + 1] as number) + row;
+    }
+  }
+  const at = (x: number, y: number) => sums[y * width + x] as number;
+  return (x0, y0, x1, y1) => at(x1, y1) - at(x0, y1) - at(x1, y0) + at(x0, y0);
 }
 
 /** Step 1 for the blobs of at least a die's minimum area: the dice in them, and the blobs that are not all dice. */
