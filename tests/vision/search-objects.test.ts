@@ -65,12 +65,17 @@ describe('a die left unreadable in its blob that the search reads', () => {
   });
 });
 
-describe('a die the windows read differently', () => {
+describe('a die a window may see only part of', () => {
+  // Session 23's model read this 2 as 2 in some windows and, in one that sees one of its pips alone, as 1, so it was left
+  // unreadable; the model retrained in session 24 reads it as 2 in every window. The rule that gives no die where windows
+  // read different values is tested apart from any model in search-finds.test.ts.
   const { image, labelled } = findingPhoto('nell-byler-IMG_20191208_111446');
-  const twoReadAlsoAsOne: Box = [515, 192, 562, 238];
+  const twoSeenInPart: Box = [515, 192, 562, 238];
 
-  it('is left unreadable: windows read this 2 as 2, and one, seeing one pip alone, as 1', () => {
-    expect(valuesIn(image, twoReadAlsoAsOne, DEFAULT_VISION_CONFIG)).toEqual([null]);
+  it('is never read as 1: it is read as its value, or left unreadable', () => {
+    const values = valuesIn(image, twoSeenInPart, DEFAULT_VISION_CONFIG);
+    expect(values).toHaveLength(1);
+    expect([2, null]).toContain(values[0]);
   });
 
   it('and no die of the photo is read with a value its label does not have', () => {
