@@ -60,6 +60,8 @@ export interface VisionConfig extends SceneConfig {
   readonly maxRow: number;
   /** Look for dice that only their pips give away (a white die on a light floor): a face's layout of pip-sized specks outside every die found. Such a die is kept only when its pips are counted clearly and the classifier is sure of the same value. */
   readonly findByPips: boolean;
+  /** For `findByPips`: also take a lone pip-sized speck, with no other speck on the face around it, as a die's 1 when a die's outline surrounds it (a grey edge in at least three quarters of the directions, between about a third and four fifths of a die out): a white die's 1 on a light floor. A spot on the floor has no outline, and a side face's pip beside its die has the floor on its far side. Kept, like any die found by its pips, only when its pip is counted clearly and the classifier is sure of a 1. */
+  readonly findLoneOnes: boolean;
   /** For `findByPips`: where a speck too large or too ragged for a pip lies outside every die found (a white die's pips joined by bits of its faint outline), the dark pips around it are looked for as dark round spots: grey level below its surroundings (black-hat) by more than this, out of 255. Lower it for faint pips; 0 turns it off. */
   readonly darkPipContrast: number;
   /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
@@ -160,6 +162,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   pieceMinFill: 0.6,
   maxRow: 3,
   findByPips: true,
+  findLoneOnes: true,
   darkPipContrast: 50,
   rowSquareness: 0.2,
   rowMinFill: 0.75,
@@ -916,6 +919,14 @@ const DARK_PIP_KERNEL = 0.3;
 const DARK_PIP_REACH = 0.2;
 const FACE_RADIUS = 0.5;
 const PIP_GROUP_APART = 0.8;
+// findLoneOnes: where a lone speck's die outline is looked for (over the median die's side: a die's edge lies 0.5-0.7 from its
+// centre, turned or not), how strong a grey edge must be (Sobel, 3x3, on a lightly blurred grey), and in what share of 36
+// directions. Measured on nell-byler and matteop65 (BENCHMARKS.md, session 25): a white die's lone 1 on the light board has
+// edges at 40 or more in 97-100 % of directions, the board in none (its gradient under 10), and a side face's lone pip beside
+// its die, on matteop65, in 58 %.
+const LONE_OUTLINE_REACH = [0.35, 0.8] as const;
+const LONE_OUTLINE_EDGE = 40;
+const LONE_OUTLINE_SHARE = 0.75;
 
 /**
  * Step 1g: dice that neither the colour test nor the outline test found (a
@@ -925,9 +936,11 @@ const PIP_GROUP_APART = 0.8;
  * centre, so each midpoint of two specks is tried as a centre, with the specks
  * within `FACE_RADIUS` of it. A group in a face's layout (a lone speck is too
  * weak a sign), not beside a die found or sharing a speck with a larger face,
- * is taken as a die of the frame's median size turned as its layout is. The
- * reader keeps it only when its face's pips are counted clearly and the
- * classifier is sure of the same value (readDiceInImage).
+ * is taken as a die of the frame's median size turned as its layout is. A
+ * speck left alone, with no other on the face around it, is taken as a 1 when
+ * a die's outline surrounds it (`findLoneOnes`). The reader keeps such a die
+ * only when its face's pips are counted clearly and the classifier is sure of
+ * the same value (readDiceInImage).
  */
 function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): Blob[] {
   if (blobs.length === 0) return []; // no die to take the size from
@@ -978,7 +991,51 @@ function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area:
     const rect = new cv.RotatedRect(new cv.Point2(centre.x, centre.y), new cv.Size(typical, typical), (turn * 180) / Math.PI);
     dice.push({ ...toBlob(rect), byPips: true });
   }
+  if (!cfg.findLoneOnes) return dice;
+  const lone = pips.filter((p, k) => !taken.has(k) && !pips.some((q, j) => j !== k && Math.hypot(q.x - p.x, q.y - p.y) <= radius));
+  for (const pip of lone) {
+    const beside = (blob: Blob) => Math.hypot(blob.rect.center.x - pip.x, blob.rect.center.y - pip.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART;
+    if (blobs.some(beside) || dice.some(beside) || outlineAround(image, pip, typical) < LONE_OUTLINE_SHARE) continue;
+    // A 1 has no layout to turn the box by: square to the frame (the classifier reads all 8 turns and mirror images).
+    dice.push({ ...toBlob(new cv.RotatedRect(new cv.Point2(pip.x, pip.y), new cv.Size(typical, typical), 0)), byPips: true });
+  }
   return dice;
+}
+
+/** The share of 36 directions from `p` in which a grey edge (a die's outline) lies within `LONE_OUTLINE_REACH` of the median die `typical`. */
+function outlineAround(image: cv.Mat, p: Point, typical: number): number {
+  const [near, far] = LONE_OUTLINE_REACH.map((share) => share * typical) as [number, number];
+  const reach = Math.ceil(far) + 2;
+  const x0 = Math.max(0, Math.floor(p.x) - reach);
+  const y0 = Math.max(0, Math.floor(p.y) - reach);
+  const x1 = Math.min(image.cols, Math.floor(p.x) + reach + 1);
+  const y1 = Math.min(image.rows, Math.floor(p.y) + reach + 1);
+  const scratch = new Scratch();
+  let edge: Float32Array;
+  try {
+    const region = scratch.add(image.getRegion(new cv.Rect(x0, y0, x1 - x0, y1 - y0)));
+    const smooth = scratch.add(scratch.add(region.cvtColor(cv.COLOR_BGR2GRAY)).gaussianBlur(new cv.Size(3, 3), 0));
+    const [gx, gy] = [scratch.add(smooth.sobel(cv.CV_32F, 1, 0)), scratch.add(smooth.sobel(cv.CV_32F, 0, 1))];
+    // getData copies the pixels: they outlive the Mats.
+    const data = scratch.add(scratch.add(scratch.add(gx.hMul(gx)).add(scratch.add(gy.hMul(gy)))).sqrt()).getData();
+    edge = new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
+  } finally {
+    scratch.release();
+  }
+  let outlined = 0;
+  for (let a = 0; a < 36; a++) {
+    const [cos, sin] = [Math.cos((a * Math.PI) / 18), Math.sin((a * Math.PI) / 18)];
+    for (let r = near; r <= far; r++) {
+      const x = Math.round(p.x + r * cos) - x0;
+      const y = Math.round(p.y + r * sin) - y0;
+      if (x < 0 || y < 0 || x >= x1 - x0 || y >= y1 - y0) continue;
+      if ((edge[y * (x1 - x0) + x] as number) >= LONE_OUTLINE_EDGE) {
+        outlined++;
+        break;
+      }
+    }
+  }
+  return outlined / 36;
 }
 
 /** The speck as a pip (its centroid and area), or null when it is too small, too large or not round enough for one. */

@@ -4,7 +4,7 @@ import type { DieColour } from '../../src/hardware/index.js';
 import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY, renderTray, throwDice, type SimDie } from '../../src/hardware/simulator/index.js';
 import cv from '../../src/hardware/opencv.js';
-import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, type VisionConfig } from '../../src/vision/read-dice.js';
+import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, type Blob, type VisionConfig } from '../../src/vision/read-dice.js';
 import { readingErrors } from './match.js';
 
 /** Labelled dice of a photo fixture with a found die whose centre lies in their box. */
@@ -50,6 +50,19 @@ describe('finding white dice on a light floor by their pips', () => {
     const { found, labelled } = diceFound(name, DEFAULT_VISION_CONFIG);
     expect(found).toBe(labelled);
     expect(diceFound(name, { ...DEFAULT_VISION_CONFIG, findByPips: false }).found).toBeLessThan(labelled);
+  });
+
+  it.each(['nell-byler-IMG_20191209_100054', 'nell-byler-IMG_20191208_112020'])('%s: every die is found, the white 1 only as a lone pip with its die\'s outline around it', (name) => {
+    const { found, labelled } = diceFound(name, DEFAULT_VISION_CONFIG);
+    expect(found).toBe(labelled);
+    expect(diceFound(name, { ...DEFAULT_VISION_CONFIG, findLoneOnes: false }).found).toBe(labelled - 1);
+  });
+
+  it('takes no 1 from matteop65-four_15\'s front-face pip beyond its die: the floor lies on its far side, so no outline surrounds it', () => {
+    const photo = readFileSync(new URL('../../fixtures/vision-photos/matteop65-four_15.jpg', import.meta.url));
+    const { blobs } = findDieBlobs(decodeFrame(photo), DEFAULT_VISION_CONFIG);
+    // The pip is at (321, 249), below the upper die's top face.
+    expect(blobs.filter((blob) => blob.byPips && Math.hypot(blob.rect.center.x - 321, blob.rect.center.y - 249) < 15)).toEqual([]);
   });
 
   it.each(['nell-byler-IMG_20191208_112300', 'nell-byler-IMG_20191208_112025'])('%s: every die is found, the white one only by the dark pips around a ragged speck', (name) => {
@@ -113,6 +126,22 @@ describe('finding white dice on a light floor by their pips', () => {
     expect(found.map((blob) => [Math.round(blob.rect.center.x), Math.round(blob.rect.center.y)])).toEqual([[400, 240]]);
   });
 
+  /** A lone speck at (400, 240) of `floorWithSpecks`, and `sides` sides of a 32 px square around it drawn as a die's faint outline (right, bottom, left, top). */
+  function loneSpeck(sides: number): cv.Mat {
+    const frame = floorWithSpecks([[0, 0]]);
+    const corners = [new cv.Point2(416, 224), new cv.Point2(416, 256), new cv.Point2(384, 256), new cv.Point2(384, 224)];
+    for (let i = 0; i < sides; i++) frame.drawLine(corners[i] as cv.Point2, corners[(i + 1) % 4] as cv.Point2, new cv.Vec3(160, 160, 160), 1);
+    return frame;
+  }
+  const at400 = (blobs: readonly Blob[]) => blobs.filter((blob) => blob.byPips).map((blob) => [Math.round(blob.rect.center.x), Math.round(blob.rect.center.y)]);
+
+  it('takes a lone speck for a die\'s 1 only when a die\'s outline closes around it (findLoneOnes)', () => {
+    expect(at400(findDieBlobs(loneSpeck(4), DEFAULT_VISION_CONFIG).blobs)).toEqual([[400, 240]]);
+    expect(at400(findDieBlobs(loneSpeck(4), { ...DEFAULT_VISION_CONFIG, findLoneOnes: false }).blobs)).toEqual([]);
+    // Open on two sides, as a side face's pip beside its die is: the floor, not a die, lies beyond it there.
+    expect(at400(findDieBlobs(loneSpeck(2), DEFAULT_VISION_CONFIG).blobs)).toEqual([]);
+  });
+
   it('does not tell the size class of a die found by its pips (its size is the frame\'s median, not measured)', () => {
     const calibrated = { ...DEFAULT_VISION_CONFIG, dieSize: 40 };
     const reading = readDiceInImage(floorWithSpecks(FACES[5] ?? []), calibrated);
@@ -123,7 +152,7 @@ describe('finding white dice on a light floor by their pips', () => {
   });
 
   it.each([
-    ['a lone speck (a 1 on a white die cannot be told from a spot on the floor)', [[0, 0]]],
+    ['a lone speck with no die outline around it (a spot on the floor)', [[0, 0]]],
     ['three specks in an L', [[-8, -8], [-8, 8], [8, 8]]],
     ['specks farther apart than a die', [[-40, 0], [40, 0]]],
   ] as const)('takes no die from %s', (_, specks) => {
