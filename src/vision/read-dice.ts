@@ -922,8 +922,8 @@ const PIP_GROUP_APART = 0.8;
 // findLoneOnes: where a lone speck's die outline is looked for (over the median die's side: a die's edge lies 0.5-0.7 from its
 // centre, turned or not), how strong a grey edge must be (Sobel, 3x3, on a lightly blurred grey), and in what share of 36
 // directions. Measured on nell-byler and matteop65 (BENCHMARKS.md, session 25): a white die's lone 1 on the light board has
-// edges at 40 or more in 97-100 % of directions, the board in none (its gradient under 10), and a side face's lone pip beside
-// its die, on matteop65, in 58 %.
+// edges at 40 or more in 97-100 % of directions, bare board and floor in none (their gradient mostly under 10), and a side
+// face's lone pip beside its die, on matteop65, in 58 %.
 const LONE_OUTLINE_REACH = [0.35, 0.8] as const;
 const LONE_OUTLINE_EDGE = 40;
 const LONE_OUTLINE_SHARE = 0.75;
@@ -934,8 +934,7 @@ const LONE_OUTLINE_SHARE = 0.75;
  * Round, pip-sized specks outside every die found are grouped into faces:
  * every face of 2-6 pips has two (opposite corners) whose midpoint is its
  * centre, so each midpoint of two specks is tried as a centre, with the specks
- * within `FACE_RADIUS` of it. A group in a face's layout (a lone speck is too
- * weak a sign), not beside a die found or sharing a speck with a larger face,
+ * within `FACE_RADIUS` of it. A group in a face's layout, not beside a die found or sharing a speck with a larger face,
  * is taken as a die of the frame's median size turned as its layout is. A
  * speck left alone, with no other on the face around it, is taken as a 1 when
  * a die's outline surrounds it (`findLoneOnes`). The reader keeps such a die
@@ -969,13 +968,16 @@ function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area:
   // Larger faces first: a 6's column alone would pass for a 3.
   const taken = new Set<number>();
   const dice: Blob[] = [];
+  // A face centred at `p` is not a side face of a die found, nor on a face taken already.
+  const besideADie = (p: Point) => {
+    const beside = (blob: Blob) => Math.hypot(blob.rect.center.x - p.x, blob.rect.center.y - p.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART;
+    return blobs.some(beside) || dice.some(beside);
+  };
   for (const members of [...groups.values()].sort((g, h) => h.length - g.length)) {
     if (members.some((k) => taken.has(k))) continue;
     const group = members.map((k) => pips[k] as Pip);
     const centre = { x: group.reduce((sum, p) => sum + p.x, 0) / group.length, y: group.reduce((sum, p) => sum + p.y, 0) / group.length };
-    // Not a side face of a die found, nor on a face taken already.
-    const beside = (blob: Blob) => Math.hypot(blob.rect.center.x - centre.x, blob.rect.center.y - centre.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART;
-    if (blobs.some(beside) || dice.some(beside)) continue;
+    if (besideADie(centre)) continue;
     // A layout's farthest pip is a corner: the die's edges run 45° from it. Checked as the face patch would show it.
     const far = group.reduce((f, p) => (Math.hypot(p.x - centre.x, p.y - centre.y) > Math.hypot(f.x - centre.x, f.y - centre.y) ? p : f));
     const turn = Math.atan2(far.y - centre.y, far.x - centre.x) - Math.PI / 4;
@@ -994,8 +996,7 @@ function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area:
   if (!cfg.findLoneOnes) return dice;
   const lone = pips.filter((p, k) => !taken.has(k) && !pips.some((q, j) => j !== k && Math.hypot(q.x - p.x, q.y - p.y) <= radius));
   for (const pip of lone) {
-    const beside = (blob: Blob) => Math.hypot(blob.rect.center.x - pip.x, blob.rect.center.y - pip.y) < ((blob.size + typical) / 2) * PIP_GROUP_APART;
-    if (blobs.some(beside) || dice.some(beside) || outlineAround(image, pip, typical) < LONE_OUTLINE_SHARE) continue;
+    if (besideADie(pip) || outlineAround(image, pip, typical) < LONE_OUTLINE_SHARE) continue;
     // A 1 has no layout to turn the box by: square to the frame (the classifier reads all 8 turns and mirror images).
     dice.push({ ...toBlob(new cv.RotatedRect(new cv.Point2(pip.x, pip.y), new cv.Size(typical, typical), 0)), byPips: true });
   }
