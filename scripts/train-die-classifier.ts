@@ -79,7 +79,10 @@ if (datasets.length === 0 && simFrames === 0) {
 }
 const unknown = jitters.find((j) => j.set !== undefined && !datasets.some((dir) => basename(dir) === j.set));
 if (unknown !== undefined) throw new Error(`--jitter ${unknown.set}=${unknown.copies}: no dataset folder named "${unknown.set}" is given`);
-const cfg: VisionConfig = DEFAULT_VISION_CONFIG;
+// Lone 1s (findLoneOnes, session 25) are not yet among the faces trained on: the shipped model was trained without them, and
+// this keeps it what this script makes. About 27 boxes more over the three photo sets (with their warped copies, about 1 %
+// of the faces); retraining with them, and measuring that held out, takes the two to three hours of a full and two half models.
+const cfg: VisionConfig = { ...DEFAULT_VISION_CONFIG, findLoneOnes: false };
 cv.setNumThreads(1);
 
 function inside(p: Point, poly: readonly Point[]): boolean {
