@@ -934,12 +934,13 @@ const LONE_OUTLINE_SHARE = 0.75;
  * Round, pip-sized specks outside every die found are grouped into faces:
  * every face of 2-6 pips has two (opposite corners) whose midpoint is its
  * centre, so each midpoint of two specks is tried as a centre, with the specks
- * within `FACE_RADIUS` of it. A group in a face's layout, not beside a die found or sharing a speck with a larger face,
- * is taken as a die of the frame's median size turned as its layout is. A
- * speck left alone, with no other on the face around it, is taken as a 1 when
- * a die's outline surrounds it (`findLoneOnes`). The reader keeps such a die
- * only when its face's pips are counted clearly and the classifier is sure of
- * the same value (readDiceInImage).
+ * within `FACE_RADIUS` of it. A group in a face's layout, not beside a die
+ * found or sharing a speck with a larger face, is taken as a die of the
+ * frame's median size turned as its layout is. A speck left alone, with no
+ * other on the face around it, is taken as a 1 when a die's outline surrounds
+ * it (`findLoneOnes`). The reader keeps such a die only when its face's pips
+ * are counted clearly and the classifier is sure of the same value
+ * (readDiceInImage).
  */
 function diceByPips(image: cv.Mat, specks: readonly { contour: cv.Contour; area: number }[], blobs: readonly Blob[], cfg: VisionConfig): Blob[] {
   if (blobs.length === 0) return []; // no die to take the size from
@@ -1017,8 +1018,8 @@ function outlineAround(image: cv.Mat, p: Point, typical: number): number {
     const region = scratch.add(image.getRegion(new cv.Rect(x0, y0, x1 - x0, y1 - y0)));
     const smooth = scratch.add(scratch.add(region.cvtColor(cv.COLOR_BGR2GRAY)).gaussianBlur(new cv.Size(3, 3), 0));
     const [gx, gy] = [scratch.add(smooth.sobel(cv.CV_32F, 1, 0)), scratch.add(smooth.sobel(cv.CV_32F, 0, 1))];
-    // getData copies the pixels: they outlive the Mats.
-    const data = scratch.add(scratch.add(scratch.add(gx.hMul(gx)).add(scratch.add(gy.hMul(gy)))).sqrt()).getData();
+    // The squared gradient, compared with the squared threshold. getData copies the pixels: they outlive the Mats.
+    const data = scratch.add(scratch.add(gx.hMul(gx)).add(scratch.add(gy.hMul(gy)))).getData();
     edge = new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
   } finally {
     scratch.release();
@@ -1030,7 +1031,7 @@ function outlineAround(image: cv.Mat, p: Point, typical: number): number {
       const x = Math.round(p.x + r * cos) - x0;
       const y = Math.round(p.y + r * sin) - y0;
       if (x < 0 || y < 0 || x >= x1 - x0 || y >= y1 - y0) continue;
-      if ((edge[y * (x1 - x0) + x] as number) >= LONE_OUTLINE_EDGE) {
+      if ((edge[y * (x1 - x0) + x] as number) >= LONE_OUTLINE_EDGE ** 2) {
         outlined++;
         break;
       }
