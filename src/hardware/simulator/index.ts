@@ -3,7 +3,7 @@ import { SeededRandom } from '../random.js';
 import { DEFAULT_TRAY, throwDice, throwHopper, type SimDie, type TrayGeometry } from './scene.js';
 import { renderTray } from './render.js';
 
-export { DIE_LOOK, renderTray } from './render.js';
+export { DIE_LOOK, feltBackground, renderTray } from './render.js';
 export { BIG_DIE_SCALE, DEFAULT_TRAY, throwDice, throwHopper, type SimDie, type TrayGeometry } from './scene.js';
 
 export interface SimulatorOptions {

@@ -46,8 +46,8 @@ const bgr = (c: Rgb): cv.Vec3 => new cv.Vec3(c[2], c[1], c[0]);
 
 const backgrounds = new Map<string, Buffer>();
 
-/** The empty tray floor: felt with a fixed weave texture and vignette (the same felt every frame). */
-function feltBackground(tray: TrayGeometry): Buffer {
+/** The empty tray floor, BGR pixels: felt with a fixed weave texture and vignette (the same felt every frame). Shared: copy before changing it. */
+export function feltBackground(tray: TrayGeometry): Buffer {
   const key = `${tray.width}x${tray.height}`;
   const cached = backgrounds.get(key);
   if (cached) return cached;
@@ -177,6 +177,8 @@ function tipped(image: cv.Mat, alpha: cv.Mat, die: SimDie, patch: number): { ima
 export interface RenderOptions {
   /** Seed for this frame's sensor noise (the dice themselves are in the scene). */
   readonly noiseSeed: number;
+  /** The tray floor the dice lie on, BGR pixels of the tray's size (a floor with marks on it); absent: `feltBackground`. */
+  readonly floor?: Buffer;
 }
 
 /**
@@ -197,7 +199,9 @@ export function renderTray(dice: readonly SimDie[], tray: TrayGeometry, options:
   const shade = shadowMask
     .gaussianBlur(new cv.Size(blur * 2 + 1, blur * 2 + 1), blur / 2)
     .convertTo(cv.CV_32F, -SHADOW_STRENGTH / 255, 1);
-  const frame = new cv.Mat(feltBackground(tray), height, width, cv.CV_8UC3)
+  const floor = options.floor ?? feltBackground(tray);
+  if (floor.length !== width * height * 3) throw new RangeError(`the floor has ${floor.length} bytes, not the ${width}x${height} tray's ${width * height * 3}`);
+  const frame = new cv.Mat(floor, height, width, cv.CV_8UC3)
     .convertTo(cv.CV_32FC3)
     .hMul(new cv.Mat([shade, shade, shade]))
     .convertTo(cv.CV_8UC3)
