@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
-import { checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, median, readDiceInImage, type VisionConfig } from './read-dice.js';
+import { checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, foregroundMask, meanColourIn, median, readDiceInImage, type TrayMark, type VisionConfig } from './read-dice.js';
 import type { Region } from './validity.js';
 import { errorText } from '../error-text.js';
 
@@ -22,6 +22,8 @@ export interface Calibration {
   readonly tray: Region | null;
   /** The empty-tray reference image, a file name beside the calibration file; null when none was taken. */
   readonly emptyTray: string | null;
+  /** What stands out from the floor in the empty-tray shot (logos, stains, screw heads), for the reader to ignore; empty without that shot. Absent from files written before marks were measured: none. */
+  readonly trayMarks: readonly TrayMark[];
   /** Edge of a normal die, pixels, measured on the dice shots; null when no dice were shot. */
   readonly dieSize: number | null;
   /** Measured colour of each player's dice. */
@@ -72,6 +74,27 @@ export function findTrayRegion(image: cv.Mat): Region | null {
 }
 
 /**
+ * The tray's own marks in an empty-tray shot: every blob and speck of the
+ * reader's foreground mask no larger than a die may be, as the reader would
+ * see it under the dice. Left to the reader, a printed logo or a stain would
+ * be read on every roll as a die or an object, and the roll refused.
+ */
+export function findTrayMarks(empty: cv.Mat, cfg: VisionConfig): TrayMark[] {
+  const mask = foregroundMask(empty, cfg);
+  try {
+    return mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE).flatMap((contour): TrayMark[] => {
+      const { x, y, width, height } = contour.boundingRect();
+      // A part of the floor larger than any die is no mark but the floor's own tone or light (a dark corner, the whole floor
+      // against a rim): ignored, it would hide the dice lying in it.
+      if (width > cfg.dieSizeMax || height > cfg.dieSizeMax) return [];
+      return [{ x, y, width, height, area: contour.area, lab: meanColourIn(empty, contour.getPoints()) }];
+    });
+  } finally {
+    mask.release();
+  }
+}
+
+/**
  * A shot of one colour's dice lying in the tray: their median colour and
  * median edge. Throws when no die is found.
  */
@@ -103,6 +126,7 @@ export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, c
   checkFrameSize(first);
   const tray = empty ? findTrayRegion(empty) : madeFor(earlier, { width: first.cols, height: first.rows }) ? earlier.tray : null;
   const cfg = { ...DEFAULT_VISION_CONFIG, tray };
+  const trayMarks = empty ? findTrayMarks(empty, cfg) : [];
   const palette: Record<string, Lab> = {};
   const sizes: number[] = [];
   for (const [colour, shot] of Object.entries(shots)) {
@@ -112,7 +136,7 @@ export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, c
     sizes.push(measured.dieSize);
   }
   const dieSize = sizes.length > 0 ? median(sizes) : null;
-  return { version: 1, createdAt: now.toISOString(), frame: { width: first.cols, height: first.rows }, tray, emptyTray: empty ? emptyTrayFile : null, dieSize, palette };
+  return { version: 1, createdAt: now.toISOString(), frame: { width: first.cols, height: first.rows }, tray, emptyTray: empty ? emptyTrayFile : null, trayMarks, dieSize, palette };
 }
 
 /** The reader's config with a calibration applied: its tray, die size, and its colours over the default palette. */
@@ -122,6 +146,7 @@ export function calibratedConfig(calibration: Calibration | null, base: VisionCo
     ...base,
     tray: calibration.tray,
     trayFrame: calibration.frame,
+    trayMarks: calibration.trayMarks,
     dieSize: calibration.dieSize ?? base.dieSize,
     palette: { ...DEFAULT_PALETTE, ...base.palette, ...calibration.palette },
   };
@@ -151,6 +176,7 @@ export function onTopOf(earlier: Calibration | null, fresh: Calibration, measure
       ...fresh,
       tray: measuredTray ? fresh.tray : earlier.tray,
       emptyTray: measuredTray ? fresh.emptyTray : earlier.emptyTray,
+      trayMarks: measuredTray ? fresh.trayMarks : earlier.trayMarks,
       dieSize: fresh.dieSize ?? earlier.dieSize,
       palette: { ...earlier.palette, ...fresh.palette },
     },
@@ -174,8 +200,11 @@ export function readCalibrationFile(file: string): Calibration | null {
   if (typeof data.palette !== 'object' || data.palette === null || !Object.values(data.palette).every(isLab)) throw bad('bad palette');
   if (data.dieSize !== null && (typeof data.dieSize !== 'number' || !(data.dieSize > 0))) throw bad('bad die size');
   const t = data.tray;
-  if (t !== null && (typeof t !== 'object' || ![t?.x, t?.y, t?.width, t?.height].every((v) => typeof v === 'number' && v >= 0))) throw bad('bad tray region');
-  return data as Calibration;
+  const isRegion = (r: Partial<Region> | null | undefined) => typeof r === 'object' && r !== null && [r.x, r.y, r.width, r.height].every((v) => typeof v === 'number' && v >= 0);
+  if (t !== null && !isRegion(t)) throw bad('bad tray region');
+  const marks: unknown = data.trayMarks ?? [];
+  if (!Array.isArray(marks) || !marks.every((m: Partial<TrayMark>) => isRegion(m) && typeof m.area === 'number' && m.area >= 0 && isLab(m.lab))) throw bad('bad tray marks');
+  return { ...data, trayMarks: marks } as Calibration;
 }
 
 /** Writes a calibration file atomically (a half-written file is never loaded). */

@@ -1,16 +1,24 @@
 import cv from '../hardware/opencv.js';
 import type { Frame } from '../hardware/types.js';
 import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_DIR, type FaceClassifier, type FaceGuess } from './face-classifier.js';
-import { DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
+import { colourDistance, DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
-import { beyondTray, DEFAULT_SCENE_CONFIG, judgeScene, type SceneConfig } from './validity.js';
+import { beyondTray, DEFAULT_SCENE_CONFIG, judgeScene, type Region, type SceneConfig } from './validity.js';
 import { decodeImage } from '../hardware/image-bytes.js';
 
 /**
  * Every tunable of the reader, with its unit and which way to turn it.
  * Calibration (a later step) fills `palette` from the user's own dice.
  */
+/** Something on the empty tray's floor that stands out from it as a die or a pip would (a printed logo, a stain, a screw head), as the calibration's empty-tray shot shows it: its upright box and its area in the foreground mask, frame pixels, and its mean colour there. */
+export interface TrayMark extends Region {
+  readonly area: number;
+  readonly lab: Lab;
+}
+
 export interface VisionConfig extends SceneConfig {
+  /** The tray's own marks (calibration): a blob or speck that is one of them again, in the same place, about as large and of its colour, is not looked at. Empty: none known. */
+  readonly trayMarks: readonly TrayMark[];
   /** Weighted Lab distance from the tray floor above which a pixel is part of a die. Raise it when felt texture or shadows show up as dice; lower it when dark dice on a dark tray are missed. */
   readonly foregroundThreshold: number;
   /** Lightness gradient (8-bit Lab L per pixel of the frame shrunk by `maskScale`, Sobel) above which a pixel is part of an outline; what outlines enclose is foreground too. Lower it when white dice on a white floor are missed; raise it when floor texture shows up as dice. 0 turns it off. */
@@ -137,6 +145,7 @@ export interface VisionConfig extends SceneConfig {
 
 export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   ...DEFAULT_SCENE_CONFIG,
+  trayMarks: [],
   foregroundThreshold: 22,
   edgeThreshold: 40,
   darkerWeight: 0.45,
@@ -718,9 +727,63 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
   }
 }
 
+// A blob (or a die's box) is a tray mark again when its box's centre is within this many pixels, plus this share of the mark's
+// longer side, of the mark's (the camera shaken a little, the mask's edge moved by a die's shadow nearby); its area is at least
+// this share of the mark's, and at most the mark's over this share; and its mean colour is within this weighted Lab distance of the mark's (lightness
+// counting half, as room light may change). A die lying on a mark changes its colour and is kept; a die exactly the mark's size
+// and colour lying exactly on it would be lost, and the roll have a die too few.
+const TRAY_MARK_SHIFT = 4;
+const TRAY_MARK_GROWTH = 0.1;
+const TRAY_MARK_AREA = 0.5;
+const TRAY_MARK_COLOUR = 15;
+const TRAY_MARK_LIGHTNESS = 0.5;
+
+/** Upright bounding box of an outline, whole pixels (as OpenCV's boundingRect). */
+function boundsOf(outline: readonly Point[]): Region {
+  const xs = outline.map((p) => p.x);
+  const ys = outline.map((p) => p.y);
+  const [x, y] = [Math.floor(Math.min(...xs)), Math.floor(Math.min(...ys))];
+  return { x, y, width: Math.floor(Math.max(...xs)) - x + 1, height: Math.floor(Math.max(...ys)) - y + 1 };
+}
+
+/** Mean colour of a BGR frame inside an outline (a blob of the foreground mask, a die's box). */
+export function meanColourIn(image: cv.Mat, outline: readonly Point[]): Lab {
+  const b = boundsOf(outline);
+  const x = Math.max(0, b.x);
+  const y = Math.max(0, b.y);
+  const r = new cv.Rect(x, y, Math.max(1, Math.min(image.cols, b.x + b.width) - x), Math.max(1, Math.min(image.rows, b.y + b.height) - y));
+  const scratch = new Scratch();
+  try {
+    const inside = scratch.add(new cv.Mat(r.height, r.width, cv.CV_8UC1, 0));
+    inside.drawFillPoly([outline.map((p) => new cv.Point2(Math.round(p.x - r.x), Math.round(p.y - r.y)))], new cv.Vec3(255, 255, 255), cv.LINE_8);
+    const mean = scratch.add(scratch.add(image.getRegion(r)).meanStdDev(inside).mean);
+    const [blue, green, red] = mean.getDataAsArray().map((row) => Math.round(row[0] ?? 0));
+    const pixel = scratch.add(new cv.Mat([[[blue ?? 0, green ?? 0, red ?? 0]]], cv.CV_8UC3));
+    const [L, a, bb] = scratch.add(pixel.cvtColor(cv.COLOR_BGR2Lab)).atRaw(0, 0) as unknown as [number, number, number];
+    return { L: (L * 100) / 255, a: a - 128, b: bb - 128 };
+  } finally {
+    scratch.release();
+  }
+}
+
+/** Whether an outline of `area` pixels (a blob of the foreground mask, or a die's box) is one of the tray's own marks again. */
+function isTrayMark(image: cv.Mat, outline: readonly Point[], area: number, marks: readonly TrayMark[]): boolean {
+  if (marks.length === 0) return false;
+  const r = boundsOf(outline);
+  const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+  let colour: Lab | undefined;
+  return marks.some((m) => {
+    const shift = TRAY_MARK_SHIFT + TRAY_MARK_GROWTH * Math.max(m.width, m.height);
+    const there = Math.abs(x - (m.x + m.width / 2)) <= shift && Math.abs(y - (m.y + m.height / 2)) <= shift;
+    if (!there || area < m.area * TRAY_MARK_AREA || area * TRAY_MARK_AREA > m.area) return false;
+    colour ??= meanColourIn(image, outline);
+    return colourDistance(colour, m.lab, TRAY_MARK_LIGHTNESS) <= TRAY_MARK_COLOUR;
+  });
+}
+
 /** findDieBlobs on the foreground mask; `typical` is the blobs' median size. */
 function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[]; typical: number } {
-  const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+  const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE).filter((contour) => !isTrayMark(image, contour.getPoints(), contour.area, cfg.trayMarks));
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   const large: cv.Contour[] = [];
   // Too small for a die: noise, or the pips of a die whose body is the floor's colour.
@@ -731,7 +794,9 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
     else large.push(contour);
   }
   const { blobs, objects } = diceOfBlobs(image, large, cfg);
-  const all = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
+  const found = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
+  // A mark a die touched is part of its blob, and may be cut out of it as a die of its own (a printed die face).
+  const all = found.filter((blob) => !isTrayMark(image, blob.box, blob.rect.size.width * blob.rect.size.height, cfg.trayMarks));
   const typical = median(all.map((blob) => blob.size));
   // The search reads windows with the classifier (readDiceInImage). Not beyond a calibrated tray: nothing there is part of the roll.
   const tray = cfg.tray;

@@ -111,13 +111,13 @@ describe('calibration from simulator images', () => {
 
   it('is made on top of the earlier one: what was not measured again is kept, for frames of the same size only', () => {
     const lab = (L: number) => ({ L, a: 0, b: 0 });
-    const earlier: Calibration = { version: 1, createdAt: '2026-01-01T00:00:00.000Z', frame: { width: 1280, height: 720 }, tray: { x: 160, y: 0, width: 1120, height: 720 }, emptyTray: 'empty-tray.png', dieSize: 64, palette: { red: lab(40), blue: lab(30) } };
-    const blueAgain: Calibration = { ...earlier, createdAt: '2026-01-02T00:00:00.000Z', tray: null, emptyTray: null, dieSize: 62, palette: { blue: lab(35) } };
+    const earlier: Calibration = { version: 1, createdAt: '2026-01-01T00:00:00.000Z', frame: { width: 1280, height: 720 }, tray: { x: 160, y: 0, width: 1120, height: 720 }, emptyTray: 'empty-tray.png', trayMarks: [{ x: 300, y: 200, width: 20, height: 18, area: 290, lab: lab(20) }], dieSize: 64, palette: { red: lab(40), blue: lab(30) } };
+    const blueAgain: Calibration = { ...earlier, createdAt: '2026-01-02T00:00:00.000Z', tray: null, emptyTray: null, trayMarks: [], dieSize: 62, palette: { blue: lab(35) } };
     expect(onTopOf(earlier, blueAgain, false)).toEqual({
-      calibration: { ...blueAgain, tray: earlier.tray, emptyTray: 'empty-tray.png', palette: { red: lab(40), blue: lab(35) } },
+      calibration: { ...blueAgain, tray: earlier.tray, emptyTray: 'empty-tray.png', trayMarks: earlier.trayMarks, palette: { red: lab(40), blue: lab(35) } },
       kept: ['the tray region', 'the colour red'],
     });
-    // A new empty-tray shot replaces the tray; without dice shots the die edge is kept.
+    // A new empty-tray shot replaces the tray and its marks; without dice shots the die edge is kept.
     const trayAgain: Calibration = { ...blueAgain, tray: null, emptyTray: 'empty-tray.png', dieSize: null, palette: {} };
     expect(onTopOf(earlier, trayAgain, true)).toEqual({ calibration: { ...trayAgain, dieSize: 64, palette: earlier.palette }, kept: ['the normal die edge', 'the colours red, blue'] });
     // Another resolution: nothing of the earlier one fits.
@@ -129,6 +129,8 @@ describe('calibration from simulator images', () => {
   it('measures dice shots given without an empty tray inside the earlier calibration\'s tray, for frames of its size', () => {
     const earlier = calibrate(withRim(renderTray([], DEFAULT_TRAY, { noiseSeed: 5 })), {}, 'empty-tray.png', new Date(0));
     expect(earlier.tray?.x).toBeGreaterThan(60);
+    // The floor inside the rim stands out from the rim as a whole, but it is the floor, not a mark on it.
+    expect(earlier.trayMarks).toEqual([]);
     // Two red dice on the floor, three white ones beyond its left edge (on the rim, seen without it): most dice in the shot are white.
     const red = (y: number) => ({ value: 3, colour: 'red' as const, x: 640, y, size: 64, angle: 0 });
     const white = (y: number) => ({ value: 4, colour: 'white' as const, x: 44, y, size: 64, angle: 0 });
