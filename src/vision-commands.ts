@@ -14,7 +14,7 @@ import { calibrate, calibratedConfig, onTopOf, readCalibrationFile, writeCalibra
 import { colourDistance } from './vision/palette.js';
 import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from './vision/read-dice.js';
 import { decodeImage } from './hardware/image-bytes.js';
-import type { DiceReading } from './vision/types.js';
+import type { DiceReading, DieReading } from './vision/types.js';
 import { errorText } from './error-text.js';
 import { cameraSettings } from './cli-options.js';
 
@@ -123,6 +123,20 @@ function closePairs(calibration: Calibration): string[] {
   return pairs;
 }
 
+/** The tray marks, for people: how many, and where the first few are. */
+function marksText(calibration: Calibration): string {
+  const marks = calibration.trayMarks;
+  if (marks.length === 0) return 'none';
+  const shown = marks.slice(0, MARKS_SHOWN).map((m) => `${m.width}x${m.height} at (${Math.round(m.x + m.width / 2)}, ${Math.round(m.y + m.height / 2)})`);
+  return `${marks.length}: ${shown.join(', ')}${marks.length > MARKS_SHOWN ? ', ...' : ''}`;
+}
+const MARKS_SHOWN = 6;
+
+/** Dice read, with their values, in the empty-tray shot (the calibration's tray applied, not its marks): dice left in the tray, most likely. */
+function diceLeftIn(empty: cv.Mat, calibration: Calibration): DieReading[] {
+  return readDiceInImage(empty, { ...calibratedConfig(calibration), trayMarks: [] }).dice.filter((d) => d.value !== null);
+}
+
 export async function calibrateCommand(args: readonly string[]): Promise<number> {
   const { values } = parseArgs({
     args: [...args],
@@ -172,6 +186,8 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
       `  frame ${calibration.frame.width}x${calibration.frame.height}; tray ${t ? `${t.width}x${t.height} at (${t.x}, ${t.y})` : 'fills the frame'}`,
       `  normal die edge ${calibration.dieSize === null ? 'not measured (no dice shots)' : `${round(calibration.dieSize)} px`}`,
       ...Object.entries(calibration.palette).map(([name, lab]) => `  ${name}: L ${round(lab.L)}, a ${round(lab.a)}, b ${round(lab.b)}`),
+      `  tray marks the reader ignores: ${marksText(calibration)}`,
+      ...(empty ? diceLeftIn(empty, calibration) : []).map((die) => `  warning: the empty tray shows a ${die.value} at (${Math.round(die.center.x)}, ${Math.round(die.center.y)}); if a die was left there, take it out and calibrate again (dice lying there would be missed)`),
       ...closePairs(calibration).map((pair) => `  warning: ${pair} are close; light the tray evenly or use dice of clearer colours`),
     ].join('\n') + '\n',
   );

@@ -142,6 +142,8 @@ describe('dice-tower calibrate', () => {
     expect(cal.code).toBe(0);
     expect(cal.out).toContain(`calibration written to ${join(data, 'calibration.json')}`);
     expect(cal.out).toMatch(/normal die edge \d+(\.\d)? px/);
+    expect(cal.out).toContain('tray marks the reader ignores: none');
+    expect(cal.out).not.toContain('warning');
     const written = JSON.parse(readFileSync(join(data, 'calibration.json'), 'utf8')) as { palette: Record<string, unknown>; dieSize: number; emptyTray: string };
     expect(Object.keys(written.palette).sort()).toEqual(['red', 'white']);
     expect(existsSync(join(data, written.emptyTray))).toBe(true);
@@ -156,6 +158,17 @@ describe('dice-tower calibrate', () => {
     expect(other.code).not.toBe(0);
     expect(other.out).toBe('');
     expect(other.err).toContain('the frame is 640x480, but the tray was calibrated on 1280x720 frames');
+  });
+
+  it('warns of a die left in the empty tray, which it would take for a mark of the tray', { timeout: 120_000 }, async () => {
+    const data = emptyData();
+    const empty = join(emptyData(), 'empty.jpg');
+    writeFileSync(empty, renderTray([{ value: 4, colour: 'white', x: 400, y: 250, size: 64, angle: 0 }], DEFAULT_TRAY, { noiseSeed: 1 }));
+    const cal = await run(['calibrate', '--image', empty], data);
+    expect(cal.err).toBe('');
+    expect(cal.code).toBe(0);
+    expect(cal.out).toMatch(/tray marks the reader ignores: 1: \d+x\d+ at \((399|400|401), (249|250|251)\)\n/);
+    expect(cal.out).toMatch(/warning: the empty tray shows a 4 at \((399|400|401), (249|250|251)\); if a die was left there, take it out and calibrate again/);
   });
 
   it('takes the empty tray from a camera (a video file stands in for the webcam)', { timeout: 120_000 }, async () => {
