@@ -756,7 +756,9 @@ export function meanColourIn(image: cv.Mat, outline: readonly Point[]): Lab {
   try {
     const inside = scratch.add(new cv.Mat(r.height, r.width, cv.CV_8UC1, 0));
     inside.drawFillPoly([outline.map((p) => new cv.Point2(Math.round(p.x - r.x), Math.round(p.y - r.y)))], new cv.Vec3(255, 255, 255), cv.LINE_8);
-    const mean = scratch.add(scratch.add(image.getRegion(r)).meanStdDev(inside).mean);
+    const { mean, stddev } = scratch.add(image.getRegion(r)).meanStdDev(inside);
+    scratch.add(mean);
+    scratch.add(stddev);
     const [blue, green, red] = mean.getDataAsArray().map((row) => Math.round(row[0] ?? 0));
     const pixel = scratch.add(new cv.Mat([[[blue ?? 0, green ?? 0, red ?? 0]]], cv.CV_8UC3));
     const [L, a, bb] = scratch.add(pixel.cvtColor(cv.COLOR_BGR2Lab)).atRaw(0, 0) as unknown as [number, number, number];

@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
-import { renderTray, throwDice } from '../../src/hardware/simulator/index.js';
+import { DEFAULT_TRAY, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
+import { calibrate, calibratedConfig } from '../../src/vision/calibrate.js';
+import { decodeFrame } from '../../src/vision/index.js';
+import { DOT, markedFloor, RING, SQUARE } from './marked-tray.js';
 import { meanBrightness } from '../../src/vision/camera-checks.js';
 import { createDiceReader } from '../../src/vision/read-dice.js';
 import { buffersHeldAfter } from '../opencv-buffers.js';
@@ -32,6 +35,14 @@ describe('reading a frame frees every OpenCV buffer it allocates', () => {
     const colours = DIE_COLOURS.filter((c) => c !== 'black' && c !== 'grey');
     const frame = renderTray(throwDice(rng, 25, Array.from({ length: 25 }, () => rng.pick(colours)), tray), tray, { noiseSeed: 1 });
     expect(await heldAfterReading(frame)).toBe(0);
+  });
+
+  it('a frame of dice on a marked tray, read with its marks', async () => {
+    const floor = markedFloor();
+    const marked = createDiceReader(calibratedConfig(calibrate(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor })), {}, 'empty-tray.png', new Date(0))));
+    const die = (x: number, y: number) => ({ value: 5, colour: 'white' as const, x, y, size: 64, angle: 10 });
+    const frame = renderTray([die(DOT.x, DOT.y), die(RING.x + 70, RING.y), die(SQUARE.x + 75, SQUARE.y + 40)], DEFAULT_TRAY, { noiseSeed: 3, floor });
+    expect(await buffersHeldAfter(() => marked.read({ image: frame, width: 0, height: 0, capturedAt: 0 }))).toBe(0);
   });
 });
 

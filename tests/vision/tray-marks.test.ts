@@ -2,34 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import cv from '../../src/hardware/opencv.js';
 import type { DieColour } from '../../src/hardware/types.js';
-import { DEFAULT_TRAY, feltBackground, renderTray } from '../../src/hardware/simulator/index.js';
+import { DEFAULT_TRAY, renderTray } from '../../src/hardware/simulator/index.js';
 import { calibrate, calibratedConfig, readCalibrationFile } from '../../src/vision/calibrate.js';
 import { decodeFrame, readDiceInImage } from '../../src/vision/index.js';
-
-/**
- * A tray whose felt has marks printed or spilt on it: a die face's 1 (a ring
- * with a dot, as a tower maker's logo might be), a die-sized dark square, a
- * lone dark dot, and a light scratch. Left to the reader, each is read on
- * every roll as a die or an object.
- */
-const RING = { x: 200, y: 150, radius: 34 };
-const SQUARE = { x: 1000, y: 500, side: 60 };
-const DOT = { x: 640, y: 600 };
-const SCRATCH = { from: { x: 300, y: 600 }, to: { x: 420, y: 640 } };
-
-function markedFloor(): Buffer {
-  const { width, height } = DEFAULT_TRAY;
-  const floor = new cv.Mat(Buffer.from(feltBackground(DEFAULT_TRAY)), height, width, cv.CV_8UC3);
-  const ink = new cv.Vec3(30, 40, 35);
-  floor.drawCircle(new cv.Point2(RING.x, RING.y), RING.radius, ink, 3, cv.LINE_AA);
-  floor.drawCircle(new cv.Point2(RING.x, RING.y), 6, ink, -1, cv.LINE_AA);
-  floor.drawRectangle(new cv.Rect(SQUARE.x, SQUARE.y, SQUARE.side, SQUARE.side), ink, -1, cv.LINE_AA);
-  floor.drawCircle(new cv.Point2(DOT.x, DOT.y), 6, ink, -1, cv.LINE_AA);
-  floor.drawLine(new cv.Point2(SCRATCH.from.x, SCRATCH.from.y), new cv.Point2(SCRATCH.to.x, SCRATCH.to.y), new cv.Vec3(200, 210, 200), 2, cv.LINE_AA);
-  return floor.getData();
-}
+import { DOT, markedFloor, RING, SCRATCH, SQUARE } from './marked-tray.js';
 
 const floor = markedFloor();
 const emptyShot = decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor }));
