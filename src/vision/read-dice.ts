@@ -130,7 +130,7 @@ export interface VisionConfig extends SceneConfig {
   readonly classifierOverrule: number;
   /** Classifier probability at which it reads a face the pips could not. Raise it for fewer wrong values. */
   readonly classifierAlone: number;
-  /** Read a face left unreadable, which the classifier takes for a die's face, again in a box turned to its edges' main direction (a round die's box, or one cut at seams, may sit turned against its face). The value is kept only when the pips are counted clearly there and the classifier is sure of the same value. */
+  /** Read a face left unreadable, which the classifier takes for a die's face, again in a box turned to its edges' main direction (a round die's box, or one cut at seams, may sit turned against its face). The value is kept only when the pips are counted clearly there and the classifier is sure of the same value. So is a die found by its pips whose face is not confirmed in its box (turned as its layout of specks, which a pip the mask lost turns wrong). */
   readonly rereadTurned: boolean;
   /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end's centre is inside no other blob's box (a neighbour, already read as its own die). */
   readonly rereadSquared: boolean;
@@ -1843,7 +1843,16 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const classifier = classifierFor(cfg);
     const guesses = classifier ? classifyFaces(classifier, faces, cfg) : [];
     // A die found by its pips alone is a die only when they are counted clearly and the classifier is sure of the same value.
-    const isDie = (blob: Blob, i: number) => !blob.byPips || confirmedCount(faces[i] as FaceRead, guesses[i], cfg);
+    // Its box is turned as its layout of specks, which a pip the mask lost turns wrong: unconfirmed there, it is read again turned to its edges, on the same terms.
+    const turnedPips = new Map<number, Reread>();
+    const isDie = (blob: Blob, i: number) => {
+      const guess = guesses[i];
+      const aFace = guess !== undefined && guess.value > 0;
+      if (!blob.byPips || confirmedCount(faces[i] as FaceRead, guess, cfg)) return true;
+      const again = classifier && cfg.rereadTurned && aFace ? readTurned(image, blob, classifier, cfg) : null;
+      if (again) turnedPips.set(i, again);
+      return again !== null;
+    };
     const kept = blobs.flatMap((blob, i) => (isDie(blob, i) ? [{ blob, i }] : []));
     const dieAt = (value: number | null, body: Lab, center: Point, box: Blob, confidence: number): DieReading => {
       const colour = nearestColour(body, cfg.palette, cfg.colourLightnessWeight);
@@ -1854,7 +1863,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
       const guess = guesses[i] ?? null;
       const decided = decideValue(face, guess, cfg, !blob.seamCut);
       // Most faces left unreadable are blobs the classifier takes for no face (tray parts, shadows): not worth reading again.
-      const reread = decided.value === null && classifier && guess !== null && guess.value > 0 ? readAgain(image, blob, blobs, classifier, cfg) : null;
+      const reread = turnedPips.get(i) ?? (decided.value === null && classifier && guess !== null && guess.value > 0 ? readAgain(image, blob, blobs, classifier, cfg) : null);
       const { value, confidence } = reread ?? decided;
       // The top face's centre, not the blob's (which may include side faces).
       const centre = reread?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
