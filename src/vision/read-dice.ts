@@ -6,16 +6,16 @@ import { VisionError, type DiceReader, type DiceReading, type DieReading, type P
 import { beyondTray, DEFAULT_SCENE_CONFIG, judgeScene, type Region, type SceneConfig } from './validity.js';
 import { decodeImage } from '../hardware/image-bytes.js';
 
-/**
- * Every tunable of the reader, with its unit and which way to turn it.
- * Calibration (a later step) fills `palette` from the user's own dice.
- */
 /** Something on the empty tray's floor that stands out from it as a die or a pip would (a printed logo, a stain, a screw head), as the calibration's empty-tray shot shows it: its upright box and its area in the foreground mask, frame pixels, and its mean colour there. */
 export interface TrayMark extends Region {
   readonly area: number;
   readonly lab: Lab;
 }
 
+/**
+ * Every tunable of the reader, with its unit and which way to turn it.
+ * Calibration (a later step) fills `palette` from the user's own dice.
+ */
 export interface VisionConfig extends SceneConfig {
   /** The tray's own marks (calibration): a blob or speck that is one of them again, in the same place, about as large and of its colour, is not looked at. Empty: none known. */
   readonly trayMarks: readonly TrayMark[];
@@ -729,9 +729,9 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
 
 // A blob (or a die's box) is a tray mark again when its box's centre is within this many pixels, plus this share of the mark's
 // longer side, of the mark's (the camera shaken a little, the mask's edge moved by a die's shadow nearby); its area is at least
-// this share of the mark's, and at most the mark's over this share; and its mean colour is within this weighted Lab distance of the mark's (lightness
-// counting half, as room light may change). A die lying on a mark changes its colour and is kept; a die exactly the mark's size
-// and colour lying exactly on it would be lost, and the roll have a die too few.
+// this share of the mark's, and at most the mark's over this share; and its mean colour is within this weighted Lab distance of
+// the mark's (lightness counting half, as room light may change). A die lying on a mark changes its colour and is kept; a die
+// exactly the mark's size and colour lying exactly on it would be lost, and the roll have a die too few.
 const TRAY_MARK_SHIFT = 4;
 const TRAY_MARK_GROWTH = 0.1;
 const TRAY_MARK_AREA = 0.5;
@@ -770,7 +770,6 @@ export function meanColourIn(image: cv.Mat, outline: readonly Point[]): Lab {
 
 /** Whether an outline of `area` pixels (a blob of the foreground mask, or a die's box) is one of the tray's own marks again. */
 function isTrayMark(image: cv.Mat, outline: readonly Point[], area: number, marks: readonly TrayMark[]): boolean {
-  if (marks.length === 0) return false;
   const r = boundsOf(outline);
   const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
   let colour: Lab | undefined;
@@ -785,7 +784,10 @@ function isTrayMark(image: cv.Mat, outline: readonly Point[], area: number, mark
 
 /** findDieBlobs on the foreground mask; `typical` is the blobs' median size. */
 function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[]; typical: number } {
-  const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE).filter((contour) => !isTrayMark(image, contour.getPoints(), contour.area, cfg.trayMarks));
+  const marks = cfg.trayMarks;
+  const outlined = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+  // Only with marks: a contour's points are copied out of OpenCV to be tested.
+  const contours = marks.length === 0 ? outlined : outlined.filter((contour) => !isTrayMark(image, contour.getPoints(), contour.area, marks));
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   const large: cv.Contour[] = [];
   // Too small for a die: noise, or the pips of a die whose body is the floor's colour.
@@ -798,7 +800,7 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
   const { blobs, objects } = diceOfBlobs(image, large, cfg);
   const found = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
   // A mark a die touched is part of its blob, and may be cut out of it as a die of its own (a printed die face).
-  const all = found.filter((blob) => !isTrayMark(image, blob.box, blob.rect.size.width * blob.rect.size.height, cfg.trayMarks));
+  const all = marks.length === 0 ? found : found.filter((blob) => !isTrayMark(image, blob.box, blob.rect.size.width * blob.rect.size.height, marks));
   const typical = median(all.map((blob) => blob.size));
   // The search reads windows with the classifier (readDiceInImage). Not beyond a calibrated tray: nothing there is part of the roll.
   const tray = cfg.tray;
