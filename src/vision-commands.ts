@@ -123,6 +123,8 @@ function closePairs(calibration: Calibration): string[] {
   return pairs;
 }
 
+const MARKS_SHOWN = 6;
+
 /** The tray marks, for people: how many, and where the first few are. */
 function marksText(calibration: Calibration): string {
   const marks = calibration.trayMarks;
@@ -130,7 +132,6 @@ function marksText(calibration: Calibration): string {
   const shown = marks.slice(0, MARKS_SHOWN).map((m) => `${m.width}x${m.height} at (${Math.round(m.x + m.width / 2)}, ${Math.round(m.y + m.height / 2)})`);
   return `${marks.length}: ${shown.join(', ')}${marks.length > MARKS_SHOWN ? ', ...' : ''}`;
 }
-const MARKS_SHOWN = 6;
 
 /** Dice read, with their values, in the empty-tray shot (the calibration's tray applied, not its marks): dice left in the tray, most likely. */
 function diceLeftIn(empty: cv.Mat, calibration: Calibration): DieReading[] {

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
-import { checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, foregroundMask, meanColourIn, median, readDiceInImage, type TrayMark, type VisionConfig } from './read-dice.js';
+import { cellColours, checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, foregroundMask, markCells, median, readDiceInImage, Scratch, type TrayMark, type VisionConfig } from './read-dice.js';
 import type { Region } from './validity.js';
 import { errorText } from '../error-text.js';
 
@@ -42,11 +42,20 @@ const EDGE_SNAP = 0.01;
  * over a die's width or so (no tray in view).
  */
 export function findTrayRegion(image: cv.Mat): Region | null {
+  const scratch = new Scratch();
+  try {
+    return trayRegionIn(image, scratch);
+  } finally {
+    scratch.release();
+  }
+}
+
+function trayRegionIn(image: cv.Mat, scratch: Scratch): Region | null {
   const scale = 4;
-  const small = image.resize(Math.round(image.rows / scale), Math.round(image.cols / scale), 0, 0, cv.INTER_AREA).cvtColor(cv.COLOR_BGR2Lab);
+  const small = scratch.add(scratch.add(image.resize(Math.round(image.rows / scale), Math.round(image.cols / scale), 0, 0, cv.INTER_AREA)).cvtColor(cv.COLOR_BGR2Lab));
   const cx = Math.floor(small.cols / 2);
   const cy = Math.floor(small.rows / 2);
-  const probe = small.getRegion(new cv.Rect(cx - 8, cy - 8, 16, 16)).copy();
+  const probe = scratch.add(scratch.add(small.getRegion(new cv.Rect(cx - 8, cy - 8, 16, 16))).copy());
   const data = probe.getData();
   const sums = [0, 0, 0];
   for (let i = 0; i < data.length; i += 3) for (let c = 0; c < 3; c++) sums[c]! += data[i + c] ?? 0;
@@ -54,10 +63,9 @@ export function findTrayRegion(image: cv.Mat): Region | null {
   // The 8-bit Lab means as L*a*b*.
   const floor = { L: ((sums[0] ?? 0) / n) * (100 / 255), a: (sums[1] ?? 0) / n - 128, b: (sums[2] ?? 0) / n - 128 };
   // Lightness counts half: light falls off towards the tray's corners.
-  const distance = distanceMap(small, floor, 0.5);
-  const mask = distance
-    .threshold(FLOOR_DISTANCE, 255, cv.THRESH_BINARY_INV)
-    .morphologyEx(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 5)), cv.MORPH_CLOSE);
+  const distance = scratch.add(distanceMap(small, floor, 0.5));
+  const kernel = scratch.add(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 5)));
+  const mask = scratch.add(scratch.add(distance.threshold(FLOOR_DISTANCE, 255, cv.THRESH_BINARY_INV)).morphologyEx(kernel, cv.MORPH_CLOSE));
   const around = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE).find((c) => {
     const r = c.boundingRect();
     return r.x <= cx && r.y <= cy && r.x + r.width >= cx && r.y + r.height >= cy && c.area > 0.1 * small.rows * small.cols;
@@ -87,7 +95,7 @@ export function findTrayMarks(empty: cv.Mat, cfg: VisionConfig): TrayMark[] {
       // A part of the floor larger than any die is no mark but the floor's own tone or light (a dark corner, the whole floor
       // against a rim): ignored, it would hide the dice lying in it.
       if (width > cfg.dieSizeMax || height > cfg.dieSizeMax) return [];
-      return [{ x, y, width, height, area: contour.area, lab: meanColourIn(empty, contour.getPoints()) }];
+      return [{ x, y, width, height, area: contour.area, cells: cellColours(empty, { x, y, width, height }) }];
     });
   } finally {
     mask.release();
@@ -124,9 +132,11 @@ export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, c
   const first = empty ?? Object.values(shots)[0];
   if (!first) throw new Error('nothing to calibrate from: give an empty-tray image or camera, or dice shots (--dice colour=image)');
   checkFrameSize(first);
-  const tray = empty ? findTrayRegion(empty) : madeFor(earlier, { width: first.cols, height: first.rows }) ? earlier.tray : null;
-  const cfg = { ...DEFAULT_VISION_CONFIG, tray };
-  const trayMarks = empty ? findTrayMarks(empty, cfg) : [];
+  const same = madeFor(earlier, { width: first.cols, height: first.rows });
+  const tray = empty ? findTrayRegion(empty) : same ? earlier.tray : null;
+  const trayMarks = empty ? findTrayMarks(empty, { ...DEFAULT_VISION_CONFIG, tray }) : [];
+  // The dice shots are read with the tray's marks, new or kept, so that no mark is measured as a die.
+  const cfg = { ...DEFAULT_VISION_CONFIG, tray, trayMarks: empty ? trayMarks : same ? earlier.trayMarks : [] };
   const palette: Record<string, Lab> = {};
   const sizes: number[] = [];
   for (const [colour, shot] of Object.entries(shots)) {
@@ -167,7 +177,7 @@ function isLab(v: unknown): v is Lab {
 export function onTopOf(earlier: Calibration | null, fresh: Calibration, measuredTray: boolean): { calibration: Calibration; kept: string[] } {
   if (!madeFor(earlier, fresh.frame)) return { calibration: fresh, kept: [] };
   const kept: string[] = [];
-  if (!measuredTray) kept.push(earlier.tray ? 'the tray region' : 'the tray filling the frame');
+  if (!measuredTray) kept.push(`${earlier.tray ? 'the tray region' : 'the tray filling the frame'}${earlier.trayMarks.length > 0 ? ' and its marks' : ''}`);
   if (fresh.dieSize === null && earlier.dieSize !== null) kept.push('the normal die edge');
   const colours = Object.keys(earlier.palette).filter((name) => !(name in fresh.palette));
   if (colours.length > 0) kept.push(`the colour${colours.length === 1 ? '' : 's'} ${colours.join(', ')}`);
@@ -203,7 +213,8 @@ export function readCalibrationFile(file: string): Calibration | null {
   const isRegion = (r: Partial<Region> | null | undefined) => typeof r === 'object' && r !== null && [r.x, r.y, r.width, r.height].every((v) => typeof v === 'number' && v >= 0);
   if (t !== null && !isRegion(t)) throw bad('bad tray region');
   const marks: unknown = data.trayMarks ?? [];
-  if (!Array.isArray(marks) || !marks.every((m: Partial<TrayMark>) => isRegion(m) && typeof m.area === 'number' && m.area >= 0 && isLab(m.lab))) throw bad('bad tray marks');
+  const isMark = (m: Partial<TrayMark>) => isRegion(m) && typeof m.area === 'number' && m.area >= 0 && Array.isArray(m.cells) && m.cells.length === markCells(m as TrayMark) && m.cells.every(isLab);
+  if (!Array.isArray(marks) || !marks.every(isMark)) throw bad('bad tray marks');
   return { ...data, trayMarks: marks } as Calibration;
 }
 

@@ -6,10 +6,11 @@ import { VisionError, type DiceReader, type DiceReading, type DieReading, type P
 import { beyondTray, DEFAULT_SCENE_CONFIG, judgeScene, type Region, type SceneConfig } from './validity.js';
 import { decodeImage } from '../hardware/image-bytes.js';
 
-/** Something on the empty tray's floor that stands out from it as a die or a pip would (a printed logo, a stain, a screw head), as the calibration's empty-tray shot shows it: its upright box and its area in the foreground mask, frame pixels, and its mean colour there. */
+/** Something on the empty tray's floor that stands out from it as a die or a pip would (a printed logo, a stain, a screw head), as the calibration's empty-tray shot shows it: its upright box and its area in the foreground mask, frame pixels, and how its box looks. */
 export interface TrayMark extends Region {
   readonly area: number;
-  readonly lab: Lab;
+  /** Mean colour of each cell of the box, squares of about 16 pixels, row by row, in the empty tray (`cellColours`). */
+  readonly cells: readonly Lab[];
 }
 
 /**
@@ -17,7 +18,7 @@ export interface TrayMark extends Region {
  * Calibration (a later step) fills `palette` from the user's own dice.
  */
 export interface VisionConfig extends SceneConfig {
-  /** The tray's own marks (calibration): a blob or speck that is one of them again, in the same place, about as large and of its colour, is not looked at. Empty: none known. */
+  /** The tray's own marks (calibration): where a mark's box looks as it did in the empty tray, cell by cell, it is floor. Empty: none known. */
   readonly trayMarks: readonly TrayMark[];
   /** Weighted Lab distance from the tray floor above which a pixel is part of a die. Raise it when felt texture or shadows show up as dice; lower it when dark dice on a dark tray are missed. */
   readonly foregroundThreshold: number;
@@ -252,7 +253,7 @@ function histogramMedian(hist: Uint32Array, count: number): number {
  * intermediates left to the garbage collector sets off a full collection
  * every frame or two (about a third of the reader's time).
  */
-class Scratch {
+export class Scratch {
   private readonly mats: cv.Mat[] = [];
   /** `mat`, to be freed by `release`. */
   add<T extends cv.Mat>(mat: T): T {
@@ -727,67 +728,72 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
   }
 }
 
-// A blob (or a die's box) is a tray mark again when its box's centre is within this many pixels, plus this share of the mark's
-// longer side, of the mark's (the camera shaken a little, the mask's edge moved by a die's shadow nearby); its area is at least
-// this share of the mark's, and at most the mark's over this share; and its mean colour is within this weighted Lab distance of
-// the mark's (lightness counting half, as room light may change). A die lying on a mark changes its colour and is kept; a die
-// exactly the mark's size and colour lying exactly on it would be lost, and the roll have a die too few.
-const TRAY_MARK_SHIFT = 4;
-const TRAY_MARK_GROWTH = 0.1;
-const TRAY_MARK_AREA = 0.5;
+// A tray mark's box is cut into cells, squares of about this many pixels (about a pip on the smallest die, `dieSizeMin`). A cell
+// whose mean colour is within this weighted Lab distance of the empty tray's (lightness counting half, as room light and a die's
+// shadow change it) shows the mark untouched: it is floor. A die lying on or in a mark, even a die of the mark's colour on a mark
+// far larger than it, has a pip filling a third of a cell or more, so the cells it lies on stay foreground; a camera shaken by a
+// few pixels changes a cell by a fraction.
+const TRAY_MARK_CELL = 16;
 const TRAY_MARK_COLOUR = 15;
 const TRAY_MARK_LIGHTNESS = 0.5;
 
-/** Upright bounding box of an outline, whole pixels (as OpenCV's boundingRect). */
-function boundsOf(outline: readonly Point[]): Region {
-  const xs = outline.map((p) => p.x);
-  const ys = outline.map((p) => p.y);
-  const [x, y] = [Math.floor(Math.min(...xs)), Math.floor(Math.min(...ys))];
-  return { x, y, width: Math.floor(Math.max(...xs)) - x + 1, height: Math.floor(Math.max(...ys)) - y + 1 };
+/** The cells of a tray mark's box, row by row, in frame pixels (the box lies in the frame: it was found in a frame of this size). */
+function markCellRects(box: Region): cv.Rect[] {
+  const across = Math.max(1, Math.ceil(box.width / TRAY_MARK_CELL));
+  const down = Math.max(1, Math.ceil(box.height / TRAY_MARK_CELL));
+  const edgeX = (k: number) => box.x + Math.round((box.width * k) / across);
+  const edgeY = (k: number) => box.y + Math.round((box.height * k) / down);
+  const cells: cv.Rect[] = [];
+  for (let row = 0; row < down; row++) {
+    for (let col = 0; col < across; col++) cells.push(new cv.Rect(edgeX(col), edgeY(row), Math.max(1, edgeX(col + 1) - edgeX(col)), Math.max(1, edgeY(row + 1) - edgeY(row))));
+  }
+  return cells;
 }
 
-/** Mean colour of a BGR frame inside an outline (a blob of the foreground mask, a die's box). */
-export function meanColourIn(image: cv.Mat, outline: readonly Point[]): Lab {
-  const b = boundsOf(outline);
-  const x = Math.max(0, b.x);
-  const y = Math.max(0, b.y);
-  const r = new cv.Rect(x, y, Math.max(1, Math.min(image.cols, b.x + b.width) - x), Math.max(1, Math.min(image.rows, b.y + b.height) - y));
+/** The number of cells `cellColours` gives for a tray mark's box. */
+export function markCells(box: Region): number {
+  return markCellRects(box).length;
+}
+
+/** The mean colour of each cell of a tray mark's box (row by row) in a BGR frame. */
+export function cellColours(image: cv.Mat, box: Region): Lab[] {
+  if (box.x < 0 || box.y < 0 || box.width < 1 || box.height < 1 || box.x + box.width > image.cols || box.y + box.height > image.rows) {
+    throw new RangeError(`the tray mark's box ${box.width}x${box.height} at (${box.x}, ${box.y}) is not inside the ${image.cols}x${image.rows} frame`);
+  }
   const scratch = new Scratch();
   try {
-    const inside = scratch.add(new cv.Mat(r.height, r.width, cv.CV_8UC1, 0));
-    inside.drawFillPoly([outline.map((p) => new cv.Point2(Math.round(p.x - r.x), Math.round(p.y - r.y)))], new cv.Vec3(255, 255, 255), cv.LINE_8);
-    const { mean, stddev } = scratch.add(image.getRegion(r)).meanStdDev(inside);
-    scratch.add(mean);
-    scratch.add(stddev);
-    const [blue, green, red] = mean.getDataAsArray().map((row) => Math.round(row[0] ?? 0));
-    const pixel = scratch.add(new cv.Mat([[[blue ?? 0, green ?? 0, red ?? 0]]], cv.CV_8UC3));
-    const [L, a, bb] = scratch.add(pixel.cvtColor(cv.COLOR_BGR2Lab)).atRaw(0, 0) as unknown as [number, number, number];
-    return { L: (L * 100) / 255, a: a - 128, b: bb - 128 };
+    // Only the box is turned into Lab.
+    const lab = scratch.add(scratch.add(image.getRegion(new cv.Rect(box.x, box.y, box.width, box.height))).cvtColor(cv.COLOR_BGR2Lab));
+    return markCellRects(box).map((r) => {
+      const { w: L, x: a, y: b } = scratch.add(lab.getRegion(new cv.Rect(r.x - box.x, r.y - box.y, r.width, r.height))).mean();
+      return { L: (L * 100) / 255, a: a - 128, b: b - 128 };
+    });
   } finally {
     scratch.release();
   }
 }
 
-/** Whether an outline of `area` pixels (a blob of the foreground mask, or a die's box) is one of the tray's own marks again. */
-function isTrayMark(image: cv.Mat, outline: readonly Point[], area: number, marks: readonly TrayMark[]): boolean {
-  const r = boundsOf(outline);
-  const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
-  let colour: Lab | undefined;
-  return marks.some((m) => {
-    const shift = TRAY_MARK_SHIFT + TRAY_MARK_GROWTH * Math.max(m.width, m.height);
-    const there = Math.abs(x - (m.x + m.width / 2)) <= shift && Math.abs(y - (m.y + m.height / 2)) <= shift;
-    if (!there || area < m.area * TRAY_MARK_AREA || area * TRAY_MARK_AREA > m.area) return false;
-    colour ??= meanColourIn(image, outline);
-    return colourDistance(colour, m.lab, TRAY_MARK_LIGHTNESS) <= TRAY_MARK_COLOUR;
-  });
+/**
+ * Step 1d': clears from the foreground mask (in place) each cell of the tray's
+ * marks that looks as it did in the empty tray: the mark's untouched parts
+ * are floor, and a die lying on a mark or pressed against it keeps the cells
+ * it changes.
+ */
+function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMark[]): void {
+  for (const mark of marks) {
+    const now = cellColours(image, mark);
+    // A calibration file edited by hand may hold a mark whose cells do not fit its box: that mark is not trusted.
+    if (now.length !== mark.cells.length) continue;
+    markCellRects(mark).forEach((cell, k) => {
+      if (colourDistance(mark.cells[k] as Lab, now[k] as Lab, TRAY_MARK_LIGHTNESS) <= TRAY_MARK_COLOUR) mask.drawRectangle(cell, new cv.Vec3(0, 0, 0), -1);
+    });
+  }
 }
 
 /** findDieBlobs on the foreground mask; `typical` is the blobs' median size. */
 function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[]; typical: number } {
-  const marks = cfg.trayMarks;
-  const outlined = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
-  // Only with marks: a contour's points are copied out of OpenCV to be tested.
-  const contours = marks.length === 0 ? outlined : outlined.filter((contour) => !isTrayMark(image, contour.getPoints(), contour.area, marks));
+  clearUntouchedMarks(image, mask, cfg.trayMarks);
+  const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   const large: cv.Contour[] = [];
   // Too small for a die: noise, or the pips of a die whose body is the floor's colour.
@@ -798,9 +804,7 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
     else large.push(contour);
   }
   const { blobs, objects } = diceOfBlobs(image, large, cfg);
-  const found = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
-  // A mark a die touched is part of its blob, and may be cut out of it as a die of its own (a printed die face).
-  const all = marks.length === 0 ? found : found.filter((blob) => !isTrayMark(image, blob.box, blob.rect.size.width * blob.rect.size.height, marks));
+  const all = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
   const typical = median(all.map((blob) => blob.size));
   // The search reads windows with the classifier (readDiceInImage). Not beyond a calibrated tray: nothing there is part of the roll.
   const tray = cfg.tray;
@@ -1844,32 +1848,34 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   try {
     const classifier = classifierFor(cfg);
     const guesses = classifier ? classifyFaces(classifier, faces, cfg) : [];
-    // A die found by its pips alone is a die only when they are counted clearly and the classifier is sure of the same value.
-    // Its box is turned as its layout of specks, which a pip the mask lost turns wrong: unconfirmed there, it is read again turned to its edges, on the same terms.
-    const turnedPips = new Map<number, Reread>();
-    const isDie = (blob: Blob, i: number) => {
+    // A die found by its pips alone is a die only when they are counted clearly and the classifier is sure of the same value. Its
+    // box is turned as its layout of specks, which a pip the mask lost turns wrong: unconfirmed there, it is read again in a box
+    // turned to its edges, on the same terms, and takes that box (`turned`).
+    const kept: { blob: Blob; i: number; turned: Reread | null }[] = [];
+    blobs.forEach((blob, i) => {
       const guess = guesses[i];
       const aFace = guess !== undefined && guess.value > 0;
-      if (!blob.byPips || confirmedCount(faces[i] as FaceRead, guess, cfg)) return true;
-      const again = classifier && cfg.rereadTurned && aFace ? readTurned(image, blob, classifier, cfg) : null;
-      if (again) turnedPips.set(i, again);
-      return again !== null;
-    };
-    const kept = blobs.flatMap((blob, i) => (isDie(blob, i) ? [{ blob, i }] : []));
+      if (!blob.byPips || confirmedCount(faces[i] as FaceRead, guess, cfg)) {
+        kept.push({ blob, i, turned: null });
+        return;
+      }
+      const turned = classifier && cfg.rereadTurned && aFace ? readTurned(image, blob, classifier, cfg) : null;
+      if (turned) kept.push({ blob, i, turned });
+    });
     const dieAt = (value: number | null, body: Lab, center: Point, box: Blob, confidence: number): DieReading => {
       const colour = nearestColour(body, cfg.palette, cfg.colourLightnessWeight);
       return { value, colour: colour.name, lab: body, center, box: box.box, size: box.size, confidence };
     };
-    const readings = kept.map(({ blob, i }) => {
+    const readings = kept.map(({ blob, i, turned }) => {
       const face = faces[i] as FaceRead;
       const guess = guesses[i] ?? null;
       const decided = decideValue(face, guess, cfg, !blob.seamCut);
       // Most faces left unreadable are blobs the classifier takes for no face (tray parts, shadows): not worth reading again.
-      const reread = turnedPips.get(i) ?? (decided.value === null && classifier && guess !== null && guess.value > 0 ? readAgain(image, blob, blobs, classifier, cfg) : null);
+      const reread = turned ?? (decided.value === null && classifier && guess !== null && guess.value > 0 ? readAgain(image, blob, blobs, classifier, cfg) : null);
       const { value, confidence } = reread ?? decided;
       // The top face's centre, not the blob's (which may include side faces).
       const centre = reread?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
-      return { blob, die: dieAt(value, face.body, centre, blob, confidence) };
+      return { blob, die: turned ? dieAt(value, turned.body, centre, turned.box, confidence) : dieAt(value, face.body, centre, blob, confidence) };
     });
     const found = classifier && searchAt.length > 0 ? searchObjects(image, searchAt, typical, readings.map((r) => r.die), classifier, cfg) : [];
     const holds = (die: DieReading, f: Reread) => die.value === null && contains(die.box, f.centre);

@@ -4,11 +4,13 @@ import { DEFAULT_TRAY, feltBackground } from '../../src/hardware/simulator/index
 /**
  * A tray whose felt has marks printed or spilt on it: a die face's 1 (a ring
  * with a dot, as a tower maker's logo might be), a die-sized dark square, a
- * lone dark dot, and a light scratch. Left to the reader, each is read on
- * every roll as a die or an object.
+ * dark square logo more than twice a die's size, a lone dark dot, and a light
+ * scratch. Left to the reader, each is read on every roll as a die or an
+ * object.
  */
 export const RING = { x: 200, y: 150, radius: 34 };
 export const SQUARE = { x: 1000, y: 500, side: 60 };
+export const LOGO = { x: 700, y: 120, side: 150 };
 export const DOT = { x: 640, y: 600 };
 export const SCRATCH = { from: { x: 300, y: 600 }, to: { x: 420, y: 640 } };
 
@@ -20,6 +22,7 @@ export function markedFloor(): Buffer {
   floor.drawCircle(new cv.Point2(RING.x, RING.y), RING.radius, ink, 3, cv.LINE_AA);
   floor.drawCircle(new cv.Point2(RING.x, RING.y), 6, ink, -1, cv.LINE_AA);
   floor.drawRectangle(new cv.Rect(SQUARE.x, SQUARE.y, SQUARE.side, SQUARE.side), ink, -1, cv.LINE_AA);
+  floor.drawRectangle(new cv.Rect(LOGO.x, LOGO.y, LOGO.side, LOGO.side), ink, -1, cv.LINE_AA);
   floor.drawCircle(new cv.Point2(DOT.x, DOT.y), 6, ink, -1, cv.LINE_AA);
   floor.drawLine(new cv.Point2(SCRATCH.from.x, SCRATCH.from.y), new cv.Point2(SCRATCH.to.x, SCRATCH.to.y), new cv.Vec3(200, 210, 200), 2, cv.LINE_AA);
   return floor.getData();

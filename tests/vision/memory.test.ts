@@ -37,9 +37,12 @@ describe('reading a frame frees every OpenCV buffer it allocates', () => {
     expect(await heldAfterReading(frame)).toBe(0);
   });
 
-  it('a frame of dice on a marked tray, read with its marks', async () => {
+  it('calibrating on a marked tray, and reading a frame of dice on it with its marks', async () => {
     const floor = markedFloor();
-    const marked = createDiceReader(calibratedConfig(calibrate(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor })), {}, 'empty-tray.png', new Date(0))));
+    const empty = decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor }));
+    const calibrateOnIt = () => calibrate(empty, {}, 'empty-tray.png', new Date(0));
+    expect(await buffersHeldAfter(calibrateOnIt)).toBe(0);
+    const marked = createDiceReader(calibratedConfig(calibrateOnIt()));
     const die = (x: number, y: number) => ({ value: 5, colour: 'white' as const, x, y, size: 64, angle: 10 });
     const frame = renderTray([die(DOT.x, DOT.y), die(RING.x + 70, RING.y), die(SQUARE.x + 75, SQUARE.y + 40)], DEFAULT_TRAY, { noiseSeed: 3, floor });
     expect(await buffersHeldAfter(() => marked.read({ image: frame, width: 0, height: 0, capturedAt: 0 }))).toBe(0);

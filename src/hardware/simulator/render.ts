@@ -188,6 +188,8 @@ export interface RenderOptions {
  */
 export function renderTray(dice: readonly SimDie[], tray: TrayGeometry, options: RenderOptions): Buffer {
   const { width, height } = tray;
+  const floor = options.floor ?? feltBackground(tray);
+  if (floor.length !== width * height * 3) throw new RangeError(`the floor has ${floor.length} bytes, not the ${width}x${height} tray's ${width * height * 3}`);
 
   // Soft shadows: the dice outlines, shifted away from the light and blurred.
   const shadowMask = new cv.Mat(height, width, cv.CV_8UC1, 0);
@@ -199,8 +201,6 @@ export function renderTray(dice: readonly SimDie[], tray: TrayGeometry, options:
   const shade = shadowMask
     .gaussianBlur(new cv.Size(blur * 2 + 1, blur * 2 + 1), blur / 2)
     .convertTo(cv.CV_32F, -SHADOW_STRENGTH / 255, 1);
-  const floor = options.floor ?? feltBackground(tray);
-  if (floor.length !== width * height * 3) throw new RangeError(`the floor has ${floor.length} bytes, not the ${width}x${height} tray's ${width * height * 3}`);
   const frame = new cv.Mat(floor, height, width, cv.CV_8UC3)
     .convertTo(cv.CV_32FC3)
     .hMul(new cv.Mat([shade, shade, shade]))
