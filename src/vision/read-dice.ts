@@ -731,64 +731,113 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
 // A tray mark's box is cut into cells, squares of about this many pixels (about a pip on the smallest die, `dieSizeMin`). A cell
 // whose mean colour is within this weighted Lab distance of the empty tray's (lightness counting half, as room light and a die's
 // shadow change it) shows the mark untouched: it is floor. A die lying on or in a mark, even a die of the mark's colour on a mark
-// far larger than it, has a pip filling a third of a cell or more, so the cells it lies on stay foreground; a camera shaken by a
-// few pixels changes a cell by a fraction.
+// far larger than it, has a pip filling a third of a cell or more, so the cells it lies on stay foreground.
 const TRAY_MARK_CELL = 16;
 const TRAY_MARK_COLOUR = 15;
 const TRAY_MARK_LIGHTNESS = 0.5;
+// How far (pixels, each way) a mark is looked for from where the calibration saw it: a camera knocked, or settling on its mount.
+// A mark moved by a pixel or two changes the cells along its edges by more than a third of `TRAY_MARK_COLOUR` (its edges would be
+// left in the mask), so below that the mark is taken where it was, and above it is looked for.
+const TRAY_MARK_REACH = 6;
+const TRAY_MARK_STILL = TRAY_MARK_COLOUR / 3;
 
-/** The cells of a tray mark's box, row by row, in frame pixels (the box lies in the frame: it was found in a frame of this size). */
-function markCellRects(box: Region): cv.Rect[] {
-  const across = Math.max(1, Math.ceil(box.width / TRAY_MARK_CELL));
-  const down = Math.max(1, Math.ceil(box.height / TRAY_MARK_CELL));
-  const edgeX = (k: number) => box.x + Math.round((box.width * k) / across);
-  const edgeY = (k: number) => box.y + Math.round((box.height * k) / down);
-  const cells: cv.Rect[] = [];
-  for (let row = 0; row < down; row++) {
-    for (let col = 0; col < across; col++) cells.push(new cv.Rect(edgeX(col), edgeY(row), Math.max(1, edgeX(col + 1) - edgeX(col)), Math.max(1, edgeY(row + 1) - edgeY(row))));
-  }
-  return cells;
+/** How many cells a tray mark's box is cut into across and down. */
+function markGrid(box: Region): { across: number; down: number } {
+  return { across: Math.max(1, Math.ceil(box.width / TRAY_MARK_CELL)), down: Math.max(1, Math.ceil(box.height / TRAY_MARK_CELL)) };
 }
 
 /** The number of cells `cellColours` gives for a tray mark's box. */
 export function markCells(box: Region): number {
-  return markCellRects(box).length;
+  const { across, down } = markGrid(box);
+  return across * down;
 }
 
 /** The mean colour of each cell of a tray mark's box (row by row) in a BGR frame. */
 export function cellColours(image: cv.Mat, box: Region): Lab[] {
-  if (box.x < 0 || box.y < 0 || box.width < 1 || box.height < 1 || box.x + box.width > image.cols || box.y + box.height > image.rows) {
-    throw new RangeError(`the tray mark's box ${box.width}x${box.height} at (${box.x}, ${box.y}) is not inside the ${image.cols}x${image.rows} frame`);
-  }
+  const inside = (r: Region) => r.x >= 0 && r.y >= 0 && r.width >= 1 && r.height >= 1 && r.x + r.width <= image.cols && r.y + r.height <= image.rows;
+  if (!inside(box)) throw new RangeError(`the tray mark's box ${box.width}x${box.height} at (${box.x}, ${box.y}) is not inside the ${image.cols}x${image.rows} frame`);
   const scratch = new Scratch();
   try {
     // Only the box is turned into Lab.
-    const lab = scratch.add(scratch.add(image.getRegion(new cv.Rect(box.x, box.y, box.width, box.height))).cvtColor(cv.COLOR_BGR2Lab));
-    return markCellRects(box).map((r) => {
-      const { w: L, x: a, y: b } = scratch.add(lab.getRegion(new cv.Rect(r.x - box.x, r.y - box.y, r.width, r.height))).mean();
-      return { L: (L * 100) / 255, a: a - 128, b: b - 128 };
-    });
+    return colourCells(scratch.add(scratch.add(image.getRegion(new cv.Rect(box.x, box.y, box.width, box.height))).cvtColor(cv.COLOR_BGR2Lab)), markGrid(box));
   } finally {
     scratch.release();
   }
+}
+
+/** The mean colour of each of `across` x `down` equal cells of a Lab patch, row by row (area averaging: one native call). */
+function colourCells(lab: cv.Mat, { across, down }: { across: number; down: number }): Lab[] {
+  const cells = lab.resize(down, across, 0, 0, cv.INTER_AREA);
+  const data = cells.getData();
+  cells.release();
+  return Array.from({ length: across * down }, (_, k) => ({ L: ((data[3 * k] as number) * 100) / 255, a: (data[3 * k + 1] as number) - 128, b: (data[3 * k + 2] as number) - 128 }));
 }
 
 /**
  * Step 1d': clears from the foreground mask (in place) each cell of the tray's
  * marks that looks as it did in the empty tray: the mark's untouched parts
  * are floor, and a die lying on a mark or pressed against it keeps the cells
- * it changes.
+ * it changes. The camera may have moved a few pixels since the calibration:
+ * a mark whose cells are not all as they were is looked for at offsets up to
+ * `TRAY_MARK_REACH`, and its cells are judged where it fits best.
  */
 function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMark[]): void {
   for (const mark of marks) {
-    const now = cellColours(image, mark);
+    const grid = markGrid(mark);
     // A calibration file edited by hand may hold a mark whose cells do not fit its box: that mark is not trusted.
-    if (now.length !== mark.cells.length) continue;
-    markCellRects(mark).forEach((cell, k) => {
-      if (colourDistance(mark.cells[k] as Lab, now[k] as Lab, TRAY_MARK_LIGHTNESS) <= TRAY_MARK_COLOUR) mask.drawRectangle(cell, new cv.Vec3(0, 0, 0), -1);
-    });
+    if (grid.across * grid.down !== mark.cells.length) continue;
+    const scratch = new Scratch();
+    try {
+      // The mark's box and the reach around it, turned into Lab once.
+      const region = new cv.Rect(Math.max(0, mark.x - TRAY_MARK_REACH), Math.max(0, mark.y - TRAY_MARK_REACH), 0, 0);
+      const width = Math.min(image.cols, mark.x + mark.width + TRAY_MARK_REACH) - region.x;
+      const height = Math.min(image.rows, mark.y + mark.height + TRAY_MARK_REACH) - region.y;
+      const lab = scratch.add(scratch.add(image.getRegion(new cv.Rect(region.x, region.y, width, height))).cvtColor(cv.COLOR_BGR2Lab));
+      // Each cell's distance from the empty tray's with the mark moved by (dx, dy), and how well it fits: the more cells
+      // untouched, and the closer, the better (a die on a mark changes some cells wherever the mark is taken to be).
+      const at = (dx: number, dy: number) => {
+        const [x, y] = [mark.x + dx - region.x, mark.y + dy - region.y];
+        if (x < 0 || y < 0 || x + mark.width > width || y + mark.height > height) return null;
+        const now = colourCells(scratch.add(lab.getRegion(new cv.Rect(x, y, mark.width, mark.height))), grid);
+        const distances = mark.cells.map((then, k) => colourDistance(then, now[k] as Lab, TRAY_MARK_LIGHTNESS));
+        return { dx, dy, distances, fit: distances.reduce((sum, d) => sum + Math.min(d, 2 * TRAY_MARK_COLOUR), 0) };
+      };
+      let best = at(0, 0);
+      if (best === null) continue;
+      if (best.distances.some((d) => d > TRAY_MARK_STILL)) {
+        // Every second offset: a mark found a pixel off changes its cells little, and its cells are cleared a pixel wider.
+        for (let dy = -TRAY_MARK_REACH; dy <= TRAY_MARK_REACH; dy += 2) {
+          for (let dx = -TRAY_MARK_REACH; dx <= TRAY_MARK_REACH; dx += 2) {
+            const tried = at(dx, dy);
+            if (tried && tried.fit < best.fit) best = tried;
+          }
+        }
+      }
+      clearCells(mask, mark, grid, best);
+    } finally {
+      scratch.release();
+    }
   }
 }
+
+/** Clears from the mask the cells of a mark moved by (dx, dy) whose distance is within `TRAY_MARK_COLOUR`. */
+function clearCells(mask: cv.Mat, box: Region, { across, down }: { across: number; down: number }, moved: { dx: number; dy: number; distances: readonly number[] }): void {
+  const edgeX = (k: number) => box.x + moved.dx + Math.round((box.width * k) / across);
+  const edgeY = (k: number) => box.y + moved.dy + Math.round((box.height * k) / down);
+  for (let row = 0; row < down; row++) {
+    // Each run of untouched cells along a row at once, a pixel more on each side (the mark found a pixel off, or moved by a fraction of one).
+    let from: number | null = null;
+    for (let col = 0; col <= across; col++) {
+      const untouched = col < across && (moved.distances[row * across + col] as number) <= TRAY_MARK_COLOUR;
+      if (untouched && from === null) from = col;
+      if (untouched || from === null) continue;
+      mask.drawRectangle(new cv.Rect(edgeX(from) - 1, edgeY(row) - 1, edgeX(col) - edgeX(from) + 2, edgeY(row + 1) - edgeY(row) + 2), BLACK, -1);
+      from = null;
+    }
+  }
+}
+
+const BLACK = new cv.Vec3(0, 0, 0);
 
 /** findDieBlobs on the foreground mask; `typical` is the blobs' median size. */
 function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[]; typical: number } {

@@ -14,16 +14,17 @@ export const LOGO = { x: 700, y: 120, side: 150 };
 export const DOT = { x: 640, y: 600 };
 export const SCRATCH = { from: { x: 300, y: 600 }, to: { x: 420, y: 640 } };
 
-/** The marked floor's BGR pixels, for `renderTray`'s `floor`. */
-export function markedFloor(): Buffer {
+/** The marked floor's BGR pixels, for `renderTray`'s `floor`; `moved`: the marks drawn that far off (the camera moved since the calibration). */
+export function markedFloor(moved = { x: 0, y: 0 }): Buffer {
   const { width, height } = DEFAULT_TRAY;
   const floor = new cv.Mat(Buffer.from(feltBackground(DEFAULT_TRAY)), height, width, cv.CV_8UC3);
   const ink = new cv.Vec3(30, 40, 35);
-  floor.drawCircle(new cv.Point2(RING.x, RING.y), RING.radius, ink, 3, cv.LINE_AA);
-  floor.drawCircle(new cv.Point2(RING.x, RING.y), 6, ink, -1, cv.LINE_AA);
-  floor.drawRectangle(new cv.Rect(SQUARE.x, SQUARE.y, SQUARE.side, SQUARE.side), ink, -1, cv.LINE_AA);
-  floor.drawRectangle(new cv.Rect(LOGO.x, LOGO.y, LOGO.side, LOGO.side), ink, -1, cv.LINE_AA);
-  floor.drawCircle(new cv.Point2(DOT.x, DOT.y), 6, ink, -1, cv.LINE_AA);
-  floor.drawLine(new cv.Point2(SCRATCH.from.x, SCRATCH.from.y), new cv.Point2(SCRATCH.to.x, SCRATCH.to.y), new cv.Vec3(200, 210, 200), 2, cv.LINE_AA);
+  const at = (x: number, y: number) => new cv.Point2(x + moved.x, y + moved.y);
+  floor.drawCircle(at(RING.x, RING.y), RING.radius, ink, 3, cv.LINE_AA);
+  floor.drawCircle(at(RING.x, RING.y), 6, ink, -1, cv.LINE_AA);
+  floor.drawRectangle(new cv.Rect(SQUARE.x + moved.x, SQUARE.y + moved.y, SQUARE.side, SQUARE.side), ink, -1, cv.LINE_AA);
+  floor.drawRectangle(new cv.Rect(LOGO.x + moved.x, LOGO.y + moved.y, LOGO.side, LOGO.side), ink, -1, cv.LINE_AA);
+  floor.drawCircle(at(DOT.x, DOT.y), 6, ink, -1, cv.LINE_AA);
+  floor.drawLine(at(SCRATCH.from.x, SCRATCH.from.y), at(SCRATCH.to.x, SCRATCH.to.y), new cv.Vec3(200, 210, 200), 2, cv.LINE_AA);
   return floor.getData();
 }
