@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import type { DieColour } from '../../src/hardware/types.js';
 import { DEFAULT_TRAY, renderTray } from '../../src/hardware/simulator/index.js';
 import { calibrate, calibratedConfig, measureDice, readCalibrationFile } from '../../src/vision/calibrate.js';
+import cv from '../../src/hardware/opencv.js';
 import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from '../../src/vision/index.js';
+import { cellColours, markCells } from '../../src/vision/read-dice.js';
 import { colourDistance, type Lab } from '../../src/vision/palette.js';
 import { DOT, LOGO, markedFloor, RING, SCRATCH, SQUARE } from './marked-tray.js';
 
@@ -106,6 +108,17 @@ describe('tray marks from the empty-tray shot', () => {
     expect(readCalibrationFile(file)).toEqual({ ...older, trayMarks: [] });
     writeFileSync(file, JSON.stringify({ ...older, trayMarks: [{ x: 1, y: 2, width: 3, height: 4, area: 5 }] }));
     expect(() => readCalibrationFile(file)).toThrow(/calibration\.json is not a dice-tower calibration \(bad tray marks\)/);
+  });
+
+  it('measures a mark\'s cells row by row, and refuses a box outside the frame', () => {
+    const frame = new cv.Mat(100, 100, cv.CV_8UC3, [200, 200, 200]);
+    // A box of 32 x 16 pixels: 2 cells across, 1 down; the right one dark (grey 20 is L* 6.3, grey 200 L* 80.6).
+    frame.drawRectangle(new cv.Rect(26, 10, 16, 16), new cv.Vec3(20, 20, 20), -1);
+    const [light, dark] = cellColours(frame, { x: 10, y: 10, width: 32, height: 16 });
+    expect(light?.L).toBeCloseTo(80.6, 0);
+    expect(dark?.L).toBeCloseTo(6.3, 0);
+    expect(markCells({ x: 0, y: 0, width: 150, height: 17 })).toBe(20);
+    expect(() => cellColours(frame, { x: 90, y: 10, width: 20, height: 10 })).toThrow(/the tray mark's box 20x10 at \(90, 10\) is not inside the 100x100 frame/);
   });
 
   it('renders only a floor of the tray\'s size', () => {
