@@ -728,10 +728,10 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
   }
 }
 
-// A tray mark's box is cut into cells, squares of about this many pixels (about a pip on the smallest die, `dieSizeMin`). A cell
-// whose mean colour is within this weighted Lab distance of the empty tray's (lightness counting half, as room light and a die's
-// shadow change it) shows the mark untouched: it is floor. A die lying on or in a mark, even a die of the mark's colour on a mark
-// far larger than it, has a pip filling a third of a cell or more, so the cells it lies on stay foreground.
+// A tray mark's box is cut into cells, squares of about this many pixels (a die's pip fills about a third of one on dice 64 px
+// wide, as the simulated tower sees them; a seventh on dice 40 px wide). A cell whose mean colour is within this weighted Lab distance of the empty tray's (lightness counting half,
+// as room light and a die's shadow change it) shows the mark untouched: it is floor. A die lying on or in a mark changes the
+// cells it covers (by its body, or, on a mark of its own colour, by its pips), and they stay foreground.
 const TRAY_MARK_CELL = 16;
 const TRAY_MARK_COLOUR = 15;
 const TRAY_MARK_LIGHTNESS = 0.5;
@@ -788,15 +788,15 @@ function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMa
     if (grid.across * grid.down !== mark.cells.length) continue;
     const scratch = new Scratch();
     try {
-      // The mark's box and the reach around it, turned into Lab once.
-      const region = new cv.Rect(Math.max(0, mark.x - TRAY_MARK_REACH), Math.max(0, mark.y - TRAY_MARK_REACH), 0, 0);
-      const width = Math.min(image.cols, mark.x + mark.width + TRAY_MARK_REACH) - region.x;
-      const height = Math.min(image.rows, mark.y + mark.height + TRAY_MARK_REACH) - region.y;
-      const lab = scratch.add(scratch.add(image.getRegion(new cv.Rect(region.x, region.y, width, height))).cvtColor(cv.COLOR_BGR2Lab));
+      // The mark's box and the reach around it (within the frame), turned into Lab once.
+      const [left, top] = [Math.max(0, mark.x - TRAY_MARK_REACH), Math.max(0, mark.y - TRAY_MARK_REACH)];
+      const width = Math.min(image.cols, mark.x + mark.width + TRAY_MARK_REACH) - left;
+      const height = Math.min(image.rows, mark.y + mark.height + TRAY_MARK_REACH) - top;
+      const lab = scratch.add(scratch.add(image.getRegion(new cv.Rect(left, top, width, height))).cvtColor(cv.COLOR_BGR2Lab));
       // Each cell's distance from the empty tray's with the mark moved by (dx, dy), and how well it fits: the more cells
       // untouched, and the closer, the better (a die on a mark changes some cells wherever the mark is taken to be).
       const at = (dx: number, dy: number) => {
-        const [x, y] = [mark.x + dx - region.x, mark.y + dy - region.y];
+        const [x, y] = [mark.x + dx - left, mark.y + dy - top];
         if (x < 0 || y < 0 || x + mark.width > width || y + mark.height > height) return null;
         const now = colourCells(scratch.add(lab.getRegion(new cv.Rect(x, y, mark.width, mark.height))), grid);
         const distances = mark.cells.map((then, k) => colourDistance(then, now[k] as Lab, TRAY_MARK_LIGHTNESS));
