@@ -729,9 +729,10 @@ export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[];
 }
 
 // A tray mark's box is cut into cells, squares of about this many pixels (a die's pip fills about a third of one on dice 64 px
-// wide, as the simulated tower sees them; a seventh on dice 40 px wide). A cell whose mean colour is within this weighted Lab distance of the empty tray's (lightness counting half,
-// as room light and a die's shadow change it) shows the mark untouched: it is floor. A die lying on or in a mark changes the
-// cells it covers (by its body, or, on a mark of its own colour, by its pips), and they stay foreground.
+// wide, as the simulated tower sees them; a seventh on dice 40 px wide). A cell whose mean colour is within this weighted Lab
+// distance of the empty tray's (lightness counting half, as room light and a die's shadow change it) shows the mark untouched:
+// it is floor. A die lying on or in a mark changes the cells it covers (by its body, or, on a mark of its own colour, by its
+// pips), and they stay foreground.
 const TRAY_MARK_CELL = 16;
 const TRAY_MARK_COLOUR = 15;
 const TRAY_MARK_LIGHTNESS = 0.5;
@@ -754,8 +755,8 @@ export function markCells(box: Region): number {
 
 /** The mean colour of each cell of a tray mark's box (row by row) in a BGR frame. */
 export function cellColours(image: cv.Mat, box: Region): Lab[] {
-  const inside = (r: Region) => r.x >= 0 && r.y >= 0 && r.width >= 1 && r.height >= 1 && r.x + r.width <= image.cols && r.y + r.height <= image.rows;
-  if (!inside(box)) throw new RangeError(`the tray mark's box ${box.width}x${box.height} at (${box.x}, ${box.y}) is not inside the ${image.cols}x${image.rows} frame`);
+  const inside = box.x >= 0 && box.y >= 0 && box.width >= 1 && box.height >= 1 && box.x + box.width <= image.cols && box.y + box.height <= image.rows;
+  if (!inside) throw new RangeError(`the tray mark's box ${box.width}x${box.height} at (${box.x}, ${box.y}) is not inside the ${image.cols}x${image.rows} frame`);
   const scratch = new Scratch();
   try {
     // Only the box is turned into Lab.
@@ -1924,7 +1925,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
       const { value, confidence } = reread ?? decided;
       // The top face's centre, not the blob's (which may include side faces).
       const centre = reread?.centre ?? (value === null ? { x: blob.rect.center.x, y: blob.rect.center.y } : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
-      return { blob, die: turned ? dieAt(value, turned.body, centre, turned.box, confidence) : dieAt(value, face.body, centre, blob, confidence) };
+      return { blob, die: dieAt(value, turned?.body ?? face.body, centre, turned?.box ?? blob, confidence) };
     });
     const found = classifier && searchAt.length > 0 ? searchObjects(image, searchAt, typical, readings.map((r) => r.die), classifier, cfg) : [];
     const holds = (die: DieReading, f: Reread) => die.value === null && contains(die.box, f.centre);
