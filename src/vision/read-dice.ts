@@ -718,8 +718,21 @@ function cutAtSeams(image: cv.Mat, contour: cv.Contour, cfg: VisionConfig): { di
   }
 }
 
+/** What step 1 finds in a frame. */
+export interface DieBlobs {
+  readonly blobs: Blob[];
+  /** Blobs that are not all dice (their boxes). */
+  readonly objects: Point[][];
+  /** Where the search reads windows (step 1h). */
+  readonly searchAt: Point[];
+  /** The blobs' median size. */
+  readonly typical: number;
+  /** How far each tray mark found beyond `TRAY_MARK_REACH` lies from where the calibration saw it (`cameraMovedBy`). */
+  readonly marksMoved: Point[];
+}
+
 /** Step 1: the dice-shaped blobs that stand out from the tray floor of a BGR frame (and the dice only their pips give away), and the blobs that do not fit. */
-export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[]; typical: number } {
+export function findDieBlobs(image: cv.Mat, cfg: VisionConfig): DieBlobs {
   const mask = foregroundMask(image, cfg);
   try {
     return blobsInMask(image, mask, cfg);
@@ -741,6 +754,12 @@ const TRAY_MARK_LIGHTNESS = 0.5;
 // left in the mask), so below that the mark is taken where it was, and above it is looked for.
 const TRAY_MARK_REACH = 6;
 const TRAY_MARK_STILL = TRAY_MARK_COLOUR / 3;
+// A mark that does not fit within reach, or fits best at its edge (a die on it, or the camera moved further), is looked for this
+// far, to tell a moved camera: every 8 pixels, then every 4 and every 2 around the best. It is found moved only where it fits
+// clearly better than 8 pixels or more away (a line of wood grain or a scratch fits all along itself); and the camera is taken to
+// have moved only when two marks or more are found moved alike (`cameraMovedBy`).
+const TRAY_MARK_LOOK = 48;
+const TRAY_MARK_APART = 8;
 
 /** How many cells a tray mark's box is cut into across and down. */
 function markGrid(box: Region): { across: number; down: number } {
@@ -780,45 +799,112 @@ function colourCells(lab: cv.Mat, { across, down }: { across: number; down: numb
  * are floor, and a die lying on a mark or pressed against it keeps the cells
  * it changes. The camera may have moved a few pixels since the calibration:
  * a mark whose cells are not all as they were is looked for at offsets up to
- * `TRAY_MARK_REACH`, and its cells are judged where it fits best.
+ * `TRAY_MARK_REACH`, and its cells are judged where it fits best. Returns how
+ * far each mark found beyond that reach lies from where it was (`markMovedBy`).
  */
-function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMark[]): void {
+function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMark[]): Point[] {
+  const moved: Point[] = [];
   for (const mark of marks) {
     const grid = markGrid(mark);
     // A calibration file edited by hand may hold a mark whose cells do not fit its box: that mark is not trusted.
     if (grid.across * grid.down !== mark.cells.length) continue;
     const scratch = new Scratch();
     try {
-      // The mark's box and the reach around it (within the frame), turned into Lab once.
-      const [left, top] = [Math.max(0, mark.x - TRAY_MARK_REACH), Math.max(0, mark.y - TRAY_MARK_REACH)];
-      const width = Math.min(image.cols, mark.x + mark.width + TRAY_MARK_REACH) - left;
-      const height = Math.min(image.rows, mark.y + mark.height + TRAY_MARK_REACH) - top;
-      const lab = scratch.add(scratch.add(image.getRegion(new cv.Rect(left, top, width, height))).cvtColor(cv.COLOR_BGR2Lab));
-      // Each cell's distance from the empty tray's with the mark moved by (dx, dy), and how well it fits: the more cells
-      // untouched, and the closer, the better (a die on a mark changes some cells wherever the mark is taken to be).
-      const at = (dx: number, dy: number) => {
-        const [x, y] = [mark.x + dx - left, mark.y + dy - top];
-        if (x < 0 || y < 0 || x + mark.width > width || y + mark.height > height) return null;
-        const now = colourCells(scratch.add(lab.getRegion(new cv.Rect(x, y, mark.width, mark.height))), grid);
-        const distances = mark.cells.map((then, k) => colourDistance(then, now[k] as Lab, TRAY_MARK_LIGHTNESS));
-        return { dx, dy, distances, fit: distances.reduce((sum, d) => sum + Math.min(d, 2 * TRAY_MARK_COLOUR), 0) };
-      };
-      let best = at(0, 0);
+      const fitAt = markFitter(image, mark, grid, TRAY_MARK_REACH, scratch);
+      let best = fitAt(0, 0);
       if (best === null) continue;
-      if (best.distances.some((d) => d > TRAY_MARK_STILL)) {
+      if (best.worst > TRAY_MARK_STILL) {
         // Every second offset: a mark found a pixel off changes its cells little, and its cells are cleared a pixel wider.
         for (let dy = -TRAY_MARK_REACH; dy <= TRAY_MARK_REACH; dy += 2) {
           for (let dx = -TRAY_MARK_REACH; dx <= TRAY_MARK_REACH; dx += 2) {
-            const tried = at(dx, dy);
+            const tried = fitAt(dx, dy);
             if (tried && tried.fit < best.fit) best = tried;
           }
         }
       }
       clearCells(mask, mark, grid, best);
+      if (best.worst > TRAY_MARK_COLOUR || Math.max(Math.abs(best.dx), Math.abs(best.dy)) === TRAY_MARK_REACH) {
+        const far = markMovedBy(image, mark, grid, scratch);
+        if (far) moved.push(far);
+      }
     } finally {
       scratch.release();
     }
   }
+  return moved;
+}
+
+interface MarkFit {
+  readonly dx: number;
+  readonly dy: number;
+  /** Each cell's distance from the empty tray's. */
+  readonly distances: readonly number[];
+  /** The largest of them. */
+  readonly worst: number;
+  /** How well the mark fits there, lower is better: the more cells untouched, and the closer, the better (a die on a mark changes some cells wherever the mark is taken to be). */
+  readonly fit: number;
+}
+
+/** Measures a mark moved by (dx, dy), up to `reach` each way (null beyond the frame): the mark's box and the reach around it are turned into Lab once. */
+function markFitter(image: cv.Mat, mark: TrayMark, grid: { across: number; down: number }, reach: number, scratch: Scratch): (dx: number, dy: number) => MarkFit | null {
+  const [left, top] = [Math.max(0, mark.x - reach), Math.max(0, mark.y - reach)];
+  const width = Math.min(image.cols, mark.x + mark.width + reach) - left;
+  const height = Math.min(image.rows, mark.y + mark.height + reach) - top;
+  const lab = scratch.add(scratch.add(image.getRegion(new cv.Rect(left, top, width, height))).cvtColor(cv.COLOR_BGR2Lab));
+  return (dx, dy) => {
+    const [x, y] = [mark.x + dx - left, mark.y + dy - top];
+    if (x < 0 || y < 0 || x + mark.width > width || y + mark.height > height) return null;
+    const now = colourCells(scratch.add(lab.getRegion(new cv.Rect(x, y, mark.width, mark.height))), grid);
+    const distances = mark.cells.map((then, k) => colourDistance(then, now[k] as Lab, TRAY_MARK_LIGHTNESS));
+    return { dx, dy, distances, worst: Math.max(...distances), fit: distances.reduce((sum, d) => sum + Math.min(d, 2 * TRAY_MARK_COLOUR), 0) };
+  };
+}
+
+/**
+ * Where a mark that does not fit within `TRAY_MARK_REACH` lies, when it lies
+ * further (up to `TRAY_MARK_LOOK`) and fits there clearly better than
+ * `TRAY_MARK_APART` or more from it (at the first, coarse offsets); else null
+ * (a die on it, or a mark too plain to place).
+ */
+function markMovedBy(image: cv.Mat, mark: TrayMark, grid: { across: number; down: number }, scratch: Scratch): Point | null {
+  const fitAt = markFitter(image, mark, grid, TRAY_MARK_LOOK, scratch);
+  const coarse: MarkFit[] = [];
+  for (let dy = -TRAY_MARK_LOOK; dy <= TRAY_MARK_LOOK; dy += TRAY_MARK_APART) {
+    for (let dx = -TRAY_MARK_LOOK; dx <= TRAY_MARK_LOOK; dx += TRAY_MARK_APART) {
+      const tried = fitAt(dx, dy);
+      if (tried) coarse.push(tried);
+    }
+  }
+  let best = coarse.reduce<MarkFit | null>((b, f) => (b === null || f.fit < b.fit ? f : b), null);
+  if (best === null) return null;
+  for (const step of [4, 2]) {
+    const around = best;
+    for (let dy = -step; dy <= step; dy += step) {
+      for (let dx = -step; dx <= step; dx += step) {
+        const tried = fitAt(around.dx + dx, around.dy + dy);
+        if (tried && tried.fit < best.fit) best = tried;
+      }
+    }
+  }
+  if (Math.max(Math.abs(best.dx), Math.abs(best.dy)) <= TRAY_MARK_REACH) return null;
+  // Placed: at every offset 8 pixels or more away, some cell differs clearly (by a third of the colour bound, and by twice as much
+  // as any cell differs at the best).
+  const elsewhere = Math.max(TRAY_MARK_STILL, 2 * best.worst);
+  const found = best;
+  const apart = (f: MarkFit) => Math.max(Math.abs(f.dx - found.dx), Math.abs(f.dy - found.dy)) >= TRAY_MARK_APART;
+  return coarse.every((f) => !apart(f) || f.worst > elsewhere) ? { x: best.dx, y: best.dy } : null;
+}
+
+/**
+ * How far the camera has moved since the calibration, as the tray's marks
+ * show it (frame pixels the tray appears shifted by), or null: two marks or
+ * more found beyond reach (`markMovedBy`), all within 4 pixels of their
+ * median offset. One mark found elsewhere may be a like mark beside it.
+ */
+export function cameraMovedBy(moved: readonly Point[]): Point | null {
+  if (moved.length < 2) return null;
+  const at = { x: median(moved.map((p) => p.x)), y: median(moved.map((p) => p.y)) };
+  return moved.every((p) => Math.max(Math.abs(p.x - at.x), Math.abs(p.y - at.y)) <= 4) ? at : null;
 }
 
 /** Clears from the mask the cells of a mark moved by (dx, dy) whose distance is within `TRAY_MARK_COLOUR`. */
@@ -840,9 +926,9 @@ function clearCells(mask: cv.Mat, box: Region, { across, down }: { across: numbe
 
 const BLACK = new cv.Vec3(0, 0, 0);
 
-/** findDieBlobs on the foreground mask; `typical` is the blobs' median size. */
-function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: Blob[]; objects: Point[][]; searchAt: Point[]; typical: number } {
-  clearUntouchedMarks(image, mask, cfg.trayMarks);
+/** findDieBlobs on the foreground mask. */
+function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): DieBlobs {
+  const marksMoved = clearUntouchedMarks(image, mask, cfg.trayMarks);
   const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   const large: cv.Contour[] = [];
@@ -862,7 +948,7 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): { blobs: B
   // A blob taken for one die far larger than the typical die (more than a Las Vegas big die) may be a square cluster of dice that no cut parted: searched too.
   const clusters = all.filter((blob) => blob.size >= typical * SEARCH_CLUSTER).map((blob) => blob.box);
   const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...objects, ...clusters].filter(inTray), typical) : [];
-  return { blobs: all, objects, searchAt, typical };
+  return { blobs: all, objects, searchAt, typical, marksMoved };
 }
 
 // The search for dice in objects, as shares of the frame's median die: the windows' spacing; the share of a window the foreground
@@ -1887,7 +1973,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   if (calibrated && (image.cols !== calibrated.width || image.rows !== calibrated.height)) {
     throw new VisionError('vision/calibration_mismatch', `the frame is ${image.cols}x${image.rows}, but the tray was calibrated on ${calibrated.width}x${calibrated.height} frames: calibrate again at this size (dice-tower calibrate), or read without the calibration`);
   }
-  const { blobs, objects, searchAt, typical } = findDieBlobs(image, cfg);
+  const { blobs, objects, searchAt, typical, marksMoved } = findDieBlobs(image, cfg);
   const faces = blobs.map((blob) => {
     const upright = uprightFace(image, blob, cfg.facePatch);
     const face = readFace(upright, cfg);
@@ -1951,7 +2037,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     // A die found by its pips was given the frame's median size, and so was one the search found: their size class (a Las Vegas big die) cannot be told.
     const unsized = new Set([...read.filter((r) => r.blob.byPips).map((r) => r.die), ...fresh]);
     // Validity, colour confidence and size class: src/vision/validity.ts.
-    const judged = judgeScene({ dice: inReadingOrder([...read.map((r) => r.die), ...fresh]), fills, unsized, objects: [...objects, ...clusters], width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
+    const judged = judgeScene({ dice: inReadingOrder([...read.map((r) => r.die), ...fresh]), fills, unsized, objects: [...objects, ...clusters], cameraMoved: cameraMovedBy(marksMoved), width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
     return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
   } finally {
     for (const face of faces) face.inner.release();

@@ -32,7 +32,7 @@ export interface DieReading {
 }
 
 /** Why a reading is invalid, as a code for programs (the sentence is in `problems`). */
-export type ReadingIssueCode = 'cocked' | 'stacked' | 'outside' | 'object' | 'unreadable' | 'too_few' | 'too_many' | 'empty' | 'unsettled';
+export type ReadingIssueCode = 'camera_moved' | 'cocked' | 'stacked' | 'outside' | 'object' | 'unreadable' | 'too_few' | 'too_many' | 'empty' | 'unsettled';
 
 export interface ReadingIssue {
   readonly code: ReadingIssueCode;

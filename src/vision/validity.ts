@@ -57,12 +57,14 @@ export interface SceneDraft {
   readonly fills?: ReadonlyMap<DieReading, number>;
   /** Dice whose edge was not measured (found by their pips, given the frame's median size): their size class cannot be told. */
   readonly unsized?: ReadonlySet<DieReading>;
+  /** How far the tray appears shifted since the calibration, frame pixels (its marks found there); null or absent: not seen to have moved. */
+  readonly cameraMoved?: Point | null;
   readonly width: number;
   readonly height: number;
 }
 
-/** Issues shown first are the ones a person at the tray can act on. */
-const SEVERITY: readonly ReadingIssueCode[] = ['outside', 'stacked', 'cocked', 'object', 'unreadable', 'empty', 'too_few', 'too_many', 'unsettled'];
+/** Issues shown first are the ones a person at the tray can act on; a moved camera first, as it explains the rest (its marks and the tray's edge are no longer where the reader looks). */
+const SEVERITY: readonly ReadingIssueCode[] = ['camera_moved', 'outside', 'stacked', 'cocked', 'object', 'unreadable', 'empty', 'too_few', 'too_many', 'unsettled'];
 
 const where = (p: Point) => `(${Math.round(p.x)}, ${Math.round(p.y)})`;
 
@@ -166,6 +168,8 @@ export function judgeScene(
     if (outside(box)) add('outside', `an object at ${where(at)} lies partly outside the tray`, at);
     else add('object', `an object at ${where(at)} is not a single die lying flat (dice stacked, pressed together or cocked)`, at);
   }
+  const moved = draft.cameraMoved;
+  if (moved) add('camera_moved', `the camera has moved since the tray was calibrated: the tray's marks lie about ${Math.round(moved.x)} px across and ${Math.round(moved.y)} px down from where they were; calibrate again (dice-tower calibrate)`);
   if (expectedCount !== undefined && dice.length !== expectedCount) {
     if (dice.length === 0 && objects.length === 0) add('empty', `the tray is empty: expected ${expectedCount} dice`);
     else add(dice.length < expectedCount ? 'too_few' : 'too_many', `expected ${expectedCount} dice in the tray, found ${dice.length}`);

@@ -28,3 +28,13 @@ export function markedFloor(moved = { x: 0, y: 0 }): Buffer {
   floor.drawLine(at(SCRATCH.from.x, SCRATCH.from.y), at(SCRATCH.to.x, SCRATCH.to.y), new cv.Vec3(200, 210, 200), 2, cv.LINE_AA);
   return floor.getData();
 }
+
+/** Felt with two parallel light scratches, each shorter than `dieSizeMax` (marks, as wood grain might be): `GRAIN` holds their left ends. */
+export const GRAIN = [{ x: 300, y: 250 }, { x: 300, y: 450 }];
+export const GRAIN_LENGTH = 140;
+export function grainFloor(): Buffer {
+  const { width, height } = DEFAULT_TRAY;
+  const floor = new cv.Mat(Buffer.from(feltBackground(DEFAULT_TRAY)), height, width, cv.CV_8UC3);
+  for (const end of GRAIN) floor.drawLine(new cv.Point2(end.x, end.y), new cv.Point2(end.x + GRAIN_LENGTH, end.y + 4), new cv.Vec3(200, 210, 200), 3, cv.LINE_AA);
+  return floor.getData();
+}

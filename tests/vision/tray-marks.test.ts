@@ -7,9 +7,9 @@ import { DEFAULT_TRAY, renderTray } from '../../src/hardware/simulator/index.js'
 import { calibrate, calibratedConfig, measureDice, readCalibrationFile } from '../../src/vision/calibrate.js';
 import cv from '../../src/hardware/opencv.js';
 import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from '../../src/vision/index.js';
-import { cellColours, markCells } from '../../src/vision/read-dice.js';
+import { cameraMovedBy, cellColours, findDieBlobs, markCells } from '../../src/vision/read-dice.js';
 import { colourDistance, type Lab } from '../../src/vision/palette.js';
-import { DOT, LOGO, markedFloor, RING, SCRATCH, SQUARE } from './marked-tray.js';
+import { DOT, GRAIN, GRAIN_LENGTH, grainFloor, LOGO, markedFloor, RING, SCRATCH, SQUARE } from './marked-tray.js';
 
 const floor = markedFloor();
 const emptyShot = decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor }));
@@ -23,6 +23,11 @@ function read(dice: ReturnType<typeof die>[], withMarks: boolean, on = floor) {
   const cfg = calibratedConfig(calibration);
   const reading = readDiceInImage(frame, withMarks ? cfg : { ...cfg, trayMarks: [] }, dice.length);
   return { valid: reading.valid, codes: reading.issues?.map((i) => i.code) ?? [], dice: reading.dice.map((d) => ({ value: d.value, x: Math.round(d.center.x), y: Math.round(d.center.y) })) };
+}
+
+function readingOf(frame: cv.Mat, count: number) {
+  const reading = readDiceInImage(frame, calibratedConfig(calibration), count);
+  return { valid: reading.valid, codes: reading.issues?.map((i) => i.code) ?? [] };
 }
 
 /** Within `within` pixels of `centre`: a die read where it lies. */
@@ -79,6 +84,53 @@ describe('tray marks from the empty-tray shot', () => {
       const roll = [die(6, 'blue', RING.x + 70, RING.y), die(3, 'white', SQUARE.x + 75, SQUARE.y + 40), die(5, 'white', LOGO.x + 75, LOGO.y + 75, 20), red2];
       expect({ moved, ...read(roll, true, on) }).toEqual({ moved, valid: true, codes: [], dice: truth(roll) });
     }
+  });
+
+  it('says the camera has moved when the marks lie further off than the reader looks for them, and how far', () => {
+    const onMarks = [die(6, 'blue', RING.x + 70, RING.y), die(3, 'white', SQUARE.x + 75, SQUARE.y + 40), red2];
+    for (const moved of [{ x: 8, y: 0 }, { x: -14, y: 6 }, { x: 33, y: -12 }, { x: 0, y: -46 }]) {
+      for (const roll of [[red2], onMarks]) {
+        const frame = decodeFrame(renderTray(roll, DEFAULT_TRAY, { noiseSeed: 3, floor: markedFloor(moved) }));
+        const reading = readDiceInImage(frame, calibratedConfig(calibration), roll.length);
+        expect(reading.valid).toBe(false);
+        // First, as it explains the rest (the marks' edges left as objects).
+        expect(reading.issues?.[0]?.code).toBe('camera_moved');
+        const [, x, y] = /lie about (-?\d+) px across and (-?\d+) px down from where they were; calibrate again \(dice-tower calibrate\)/.exec(reading.problems[0] ?? '') ?? [];
+        expect({ moved, x: Number(x), y: Number(y) }).toEqual({ moved, x: near(moved.x, 2), y: near(moved.y, 2) });
+      }
+    }
+  });
+
+  it('never says so for dice on the marks, other light, or a single mark found elsewhere', () => {
+    const roll = [die(6, 'blue', RING.x, RING.y), die(3, 'white', SQUARE.x + 75, SQUARE.y + 40), die(5, 'white', LOGO.x + 75, LOGO.y + 75, 20), die(5, 'white', DOT.x, DOT.y), red2];
+    const frame = decodeFrame(renderTray(roll, DEFAULT_TRAY, { noiseSeed: 3, floor }));
+    for (const light of [0.75, 1.25]) {
+      const lit = frame.convertTo(cv.CV_8UC3, light, 0);
+      expect({ light, ...readingOf(lit, roll.length) }).toMatchObject({ light, codes: expect.not.arrayContaining(['camera_moved']) });
+    }
+    // The square alone moved (a loose sticker, or like marks side by side): one mark says nothing of the camera.
+    const square = calibration.trayMarks.filter((m) => Math.abs(m.x - SQUARE.x) <= 3);
+    const moved = decodeFrame(renderTray([red2], DEFAULT_TRAY, { noiseSeed: 3, floor: markedFloor({ x: 20, y: 0 }) }));
+    const squareOnly = { ...calibratedConfig(calibration), trayMarks: square };
+    expect(findDieBlobs(moved, squareOnly).marksMoved).toEqual([{ x: near(20, 2), y: near(0, 2) }]);
+    expect(readDiceInImage(moved, squareOnly, 1).issues?.map((i) => i.code)).toEqual(expect.not.arrayContaining(['camera_moved']));
+    expect(readDiceInImage(moved, calibratedConfig(calibration), 1).issues?.[0]?.code).toBe('camera_moved');
+    // Two parallel scratches (wood grain), each with a die on one end: each fits all along itself, off the die, and is no sign.
+    const grain = grainFloor();
+    const grainCalibration = calibrate(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor: grain })), {}, 'empty-tray.png', new Date(0));
+    expect(grainCalibration.trayMarks).toHaveLength(2);
+    for (const along of [10, GRAIN_LENGTH]) {
+      const ends = [die(4, 'white', GRAIN[0]!.x + along, GRAIN[0]!.y, 0), die(2, 'red', GRAIN[1]!.x + along, GRAIN[1]!.y + along / 35, 0), die(6, 'blue', 900, 200)];
+      const onGrain = decodeFrame(renderTray(ends, DEFAULT_TRAY, { noiseSeed: 3, floor: grain }));
+      const cfg = calibratedConfig(grainCalibration);
+      expect({ along, marksMoved: findDieBlobs(onGrain, cfg).marksMoved, valid: readDiceInImage(onGrain, cfg, 3).valid }).toEqual({ along, marksMoved: [], valid: true });
+    }
+    // Marks found moved count when two or more agree, within 4 pixels of their median.
+    expect(cameraMovedBy([])).toBeNull();
+    expect(cameraMovedBy([{ x: 20, y: 0 }])).toBeNull();
+    expect(cameraMovedBy([{ x: 20, y: 0 }, { x: 22, y: -2 }, { x: 20, y: 2 }])).toEqual({ x: 20, y: 0 });
+    expect(cameraMovedBy([{ x: 20, y: 0 }, { x: -20, y: 0 }])).toBeNull();
+    expect(cameraMovedBy([{ x: 20, y: 0 }, { x: 20, y: 10 }, { x: 20, y: 0 }])).toBeNull();
   });
 
   it('refuses the roll, and reads no mark, when a die of a mark\'s own colour lies on it', () => {
