@@ -13,11 +13,13 @@
  */
 import { DIE_COLOURS, SeededRandom } from '../src/hardware/index.js';
 import { DEFAULT_TRAY, lasVegasHopper, renderTray, throwDice, throwHopper } from '../src/hardware/simulator/index.js';
+import cv from '../src/hardware/opencv.js';
 import { createDiceReader, DEFAULT_VISION_CONFIG } from '../src/vision/index.js';
 
 const frames = Number(process.argv[2] ?? 300);
 const firstSeed = Number(process.argv[3] ?? 100_000);
 const lasVegas = process.argv[4] === 'las-vegas';
+cv.setNumThreads(1);
 const reader = createDiceReader(lasVegas ? { ...DEFAULT_VISION_CONFIG, dieSize: DEFAULT_TRAY.dieSize } : DEFAULT_VISION_CONFIG);
 const readMs: number[] = [];
 // CPU time too: on a shared, busy machine wall time mostly measures waiting.

@@ -28,6 +28,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import cv from '../src/hardware/opencv.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage, type DieReading, type VisionConfig } from '../src/vision/index.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
 
@@ -92,6 +93,7 @@ if (mistakesFile !== undefined) {
 const rounded = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
 /** Every die not read right, as written to the --mistakes file. */
 const mistakes: object[] = [];
+cv.setNumThreads(1);
 
 // confusion[true value][predicted value], predicted 0 = unreadable, 7 = missed.
 const confusion = Array.from({ length: 7 }, () => new Array<number>(8).fill(0));

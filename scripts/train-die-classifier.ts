@@ -83,6 +83,7 @@ if (unknown !== undefined) throw new Error(`--jitter ${unknown.set}=${unknown.co
 // this keeps it what this script makes. About 27 boxes more over the three photo sets (with their warped copies, about 1 %
 // of the faces); retraining with them, and measuring that held out, takes the two to three hours of a full and two half models.
 const cfg: VisionConfig = { ...DEFAULT_VISION_CONFIG, findLoneOnes: false };
+cv.setNumThreads(1);
 
 function inside(p: Point, poly: readonly Point[]): boolean {
   let hit = false;

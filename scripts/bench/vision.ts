@@ -12,8 +12,8 @@
  *
  *   npm run bench:vision-speed [-- --frames 40 --stream 6 --threads 1]
  *
- * `--threads N` runs OpenCV on N threads (default 1, as the project runs it:
- * src/hardware/opencv.ts); the reader's speed targets are for one thread.
+ * `--threads N` runs OpenCV on N threads (default: OpenCV's own choice, one
+ * per core); the reader's speed targets are for one thread.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
