@@ -727,8 +727,8 @@ export interface DieBlobs {
   readonly searchAt: Point[];
   /** The blobs' median size. */
   readonly typical: number;
-  /** How far each tray mark found beyond `TRAY_MARK_REACH` lies from where the calibration saw it (`cameraMovedBy`). */
-  readonly marksMoved: Point[];
+  /** The tray marks not placed within `TRAY_MARK_REACH` (a die on them, or the camera moved further: `markMovedBy`). */
+  readonly marksUnplaced: TrayMark[];
 }
 
 /** Step 1: the dice-shaped blobs that stand out from the tray floor of a BGR frame (and the dice only their pips give away), and the blobs that do not fit. */
@@ -755,9 +755,9 @@ const TRAY_MARK_LIGHTNESS = 0.5;
 const TRAY_MARK_REACH = 6;
 const TRAY_MARK_STILL = TRAY_MARK_COLOUR / 3;
 // A mark that does not fit within reach, or fits best at its edge (a die on it, or the camera moved further), is looked for this
-// far, to tell a moved camera: every 8 pixels, then every 4 and every 2 around the best. It is found moved only where it fits
-// clearly better than 8 pixels or more away (a line of wood grain or a scratch fits all along itself); and the camera is taken to
-// have moved only when two marks or more are found moved alike (`cameraMovedBy`).
+// far when the roll is refused, to tell a moved camera: every 8 pixels, then every 4 and every 2 around the best. It is found moved
+// only where it fits clearly better than 8 pixels or more away (a line of wood grain or a scratch fits all along itself); and the
+// camera is taken to have moved only when two marks or more are found moved alike (`cameraMovedBy`).
 const TRAY_MARK_LOOK = 48;
 const TRAY_MARK_APART = 8;
 
@@ -799,11 +799,11 @@ function colourCells(lab: cv.Mat, { across, down }: { across: number; down: numb
  * are floor, and a die lying on a mark or pressed against it keeps the cells
  * it changes. The camera may have moved a few pixels since the calibration:
  * a mark whose cells are not all as they were is looked for at offsets up to
- * `TRAY_MARK_REACH`, and its cells are judged where it fits best. Returns how
- * far each mark found beyond that reach lies from where it was (`markMovedBy`).
+ * `TRAY_MARK_REACH`, and its cells are judged where it fits best. Returns the
+ * marks not placed so (not fitting there, or fitting best at the reach's edge).
  */
-function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMark[]): Point[] {
-  const moved: Point[] = [];
+function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMark[]): TrayMark[] {
+  const unplaced: TrayMark[] = [];
   for (const mark of marks) {
     const grid = markGrid(mark);
     // A calibration file edited by hand may hold a mark whose cells do not fit its box: that mark is not trusted.
@@ -823,15 +823,12 @@ function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMa
         }
       }
       clearCells(mask, mark, grid, best);
-      if (best.worst > TRAY_MARK_COLOUR || Math.max(Math.abs(best.dx), Math.abs(best.dy)) === TRAY_MARK_REACH) {
-        const far = markMovedBy(image, mark, grid, scratch);
-        if (far) moved.push(far);
-      }
+      if (best.worst > TRAY_MARK_COLOUR || Math.max(Math.abs(best.dx), Math.abs(best.dy)) === TRAY_MARK_REACH) unplaced.push(mark);
     } finally {
       scratch.release();
     }
   }
-  return moved;
+  return unplaced;
 }
 
 interface MarkFit {
@@ -845,16 +842,24 @@ interface MarkFit {
   readonly fit: number;
 }
 
-/** Measures a mark moved by (dx, dy), up to `reach` each way (null beyond the frame): the mark's box and the reach around it are turned into Lab once. */
-function markFitter(image: cv.Mat, mark: TrayMark, grid: { across: number; down: number }, reach: number, scratch: Scratch): (dx: number, dy: number) => MarkFit | null {
+/**
+ * Measures a mark moved by (dx, dy), up to `reach` each way (null beyond the
+ * frame): the mark's box and the reach around it are turned into Lab once,
+ * shrunk `shrink` times first when given (a coarse look: cells measured on
+ * the shrunk copy, placed to the nearest of its pixels).
+ */
+function markFitter(image: cv.Mat, mark: TrayMark, grid: { across: number; down: number }, reach: number, scratch: Scratch, shrink = 1): (dx: number, dy: number) => MarkFit | null {
   const [left, top] = [Math.max(0, mark.x - reach), Math.max(0, mark.y - reach)];
   const width = Math.min(image.cols, mark.x + mark.width + reach) - left;
   const height = Math.min(image.rows, mark.y + mark.height + reach) - top;
-  const lab = scratch.add(scratch.add(image.getRegion(new cv.Rect(left, top, width, height))).cvtColor(cv.COLOR_BGR2Lab));
+  const region = scratch.add(image.getRegion(new cv.Rect(left, top, width, height)));
+  const shrunk = shrink === 1 ? region : scratch.add(region.resize(Math.max(1, Math.round(height / shrink)), Math.max(1, Math.round(width / shrink)), 0, 0, cv.INTER_AREA));
+  const lab = scratch.add(shrunk.cvtColor(cv.COLOR_BGR2Lab));
+  const [boxWidth, boxHeight] = [Math.max(1, Math.round(mark.width / shrink)), Math.max(1, Math.round(mark.height / shrink))];
   return (dx, dy) => {
-    const [x, y] = [mark.x + dx - left, mark.y + dy - top];
-    if (x < 0 || y < 0 || x + mark.width > width || y + mark.height > height) return null;
-    const now = colourCells(scratch.add(lab.getRegion(new cv.Rect(x, y, mark.width, mark.height))), grid);
+    const [x, y] = [Math.round((mark.x + dx - left) / shrink), Math.round((mark.y + dy - top) / shrink)];
+    if (x < 0 || y < 0 || x + boxWidth > lab.cols || y + boxHeight > lab.rows) return null;
+    const now = colourCells(scratch.add(lab.getRegion(new cv.Rect(x, y, boxWidth, boxHeight))), grid);
     const distances = mark.cells.map((then, k) => colourDistance(then, now[k] as Lab, TRAY_MARK_LIGHTNESS));
     return { dx, dy, distances, worst: Math.max(...distances), fit: distances.reduce((sum, d) => sum + Math.min(d, 2 * TRAY_MARK_COLOUR), 0) };
   };
@@ -866,33 +871,42 @@ function markFitter(image: cv.Mat, mark: TrayMark, grid: { across: number; down:
  * `TRAY_MARK_APART` or more from it (at the first, coarse offsets); else null
  * (a die on it, or a mark too plain to place).
  */
-function markMovedBy(image: cv.Mat, mark: TrayMark, grid: { across: number; down: number }, scratch: Scratch): Point | null {
-  const fitAt = markFitter(image, mark, grid, TRAY_MARK_LOOK, scratch);
-  const coarse: MarkFit[] = [];
-  for (let dy = -TRAY_MARK_LOOK; dy <= TRAY_MARK_LOOK; dy += TRAY_MARK_APART) {
-    for (let dx = -TRAY_MARK_LOOK; dx <= TRAY_MARK_LOOK; dx += TRAY_MARK_APART) {
-      const tried = fitAt(dx, dy);
-      if (tried) coarse.push(tried);
-    }
-  }
-  let best = coarse.reduce<MarkFit | null>((b, f) => (b === null || f.fit < b.fit ? f : b), null);
-  if (best === null) return null;
-  for (const step of [4, 2]) {
-    const around = best;
-    for (let dy = -step; dy <= step; dy += step) {
-      for (let dx = -step; dx <= step; dx += step) {
-        const tried = fitAt(around.dx + dx, around.dy + dy);
-        if (tried && tried.fit < best.fit) best = tried;
+export function markMovedBy(image: cv.Mat, mark: TrayMark): Point | null {
+  const grid = markGrid(mark);
+  const scratch = new Scratch();
+  try {
+    // The coarse look on a copy shrunk 4 times (an 8-pixel step is 2 of its pixels): at full size a 154-pixel mark took 9 ms.
+    const coarseAt = markFitter(image, mark, grid, TRAY_MARK_LOOK, scratch, 4);
+    const fitAt = markFitter(image, mark, grid, TRAY_MARK_LOOK, scratch);
+    const coarse: MarkFit[] = [];
+    for (let dy = -TRAY_MARK_LOOK; dy <= TRAY_MARK_LOOK; dy += TRAY_MARK_APART) {
+      for (let dx = -TRAY_MARK_LOOK; dx <= TRAY_MARK_LOOK; dx += TRAY_MARK_APART) {
+        const tried = coarseAt(dx, dy);
+        if (tried) coarse.push(tried);
       }
     }
+    const roughly = coarse.reduce<MarkFit | null>((b, f) => (b === null || f.fit < b.fit ? f : b), null);
+    let best = roughly && fitAt(roughly.dx, roughly.dy);
+    if (!best) return null;
+    for (const step of [4, 2]) {
+      const around = best;
+      for (let dy = -step; dy <= step; dy += step) {
+        for (let dx = -step; dx <= step; dx += step) {
+          const tried = fitAt(around.dx + dx, around.dy + dy);
+          if (tried && tried.fit < best.fit) best = tried;
+        }
+      }
+    }
+    if (Math.max(Math.abs(best.dx), Math.abs(best.dy)) <= TRAY_MARK_REACH) return null;
+    // Placed: at every offset 8 pixels or more away, some cell differs clearly (by a third of the colour bound, and by twice as much
+    // as any cell differs at the best).
+    const elsewhere = Math.max(TRAY_MARK_STILL, 2 * best.worst);
+    const found = best;
+    const apart = (f: MarkFit) => Math.max(Math.abs(f.dx - found.dx), Math.abs(f.dy - found.dy)) >= TRAY_MARK_APART;
+    return coarse.every((f) => !apart(f) || f.worst > elsewhere) ? { x: best.dx, y: best.dy } : null;
+  } finally {
+    scratch.release();
   }
-  if (Math.max(Math.abs(best.dx), Math.abs(best.dy)) <= TRAY_MARK_REACH) return null;
-  // Placed: at every offset 8 pixels or more away, some cell differs clearly (by a third of the colour bound, and by twice as much
-  // as any cell differs at the best).
-  const elsewhere = Math.max(TRAY_MARK_STILL, 2 * best.worst);
-  const found = best;
-  const apart = (f: MarkFit) => Math.max(Math.abs(f.dx - found.dx), Math.abs(f.dy - found.dy)) >= TRAY_MARK_APART;
-  return coarse.every((f) => !apart(f) || f.worst > elsewhere) ? { x: best.dx, y: best.dy } : null;
 }
 
 /**
@@ -928,7 +942,7 @@ const BLACK = new cv.Vec3(0, 0, 0);
 
 /** findDieBlobs on the foreground mask. */
 function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): DieBlobs {
-  const marksMoved = clearUntouchedMarks(image, mask, cfg.trayMarks);
+  const marksUnplaced = clearUntouchedMarks(image, mask, cfg.trayMarks);
   const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   const large: cv.Contour[] = [];
@@ -948,7 +962,7 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): DieBlobs {
   // A blob taken for one die far larger than the typical die (more than a Las Vegas big die) may be a square cluster of dice that no cut parted: searched too.
   const clusters = all.filter((blob) => blob.size >= typical * SEARCH_CLUSTER).map((blob) => blob.box);
   const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...objects, ...clusters].filter(inTray), typical) : [];
-  return { blobs: all, objects, searchAt, typical, marksMoved };
+  return { blobs: all, objects, searchAt, typical, marksUnplaced };
 }
 
 // The search for dice in objects, as shares of the frame's median die: the windows' spacing; the share of a window the foreground
@@ -1973,7 +1987,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   if (calibrated && (image.cols !== calibrated.width || image.rows !== calibrated.height)) {
     throw new VisionError('vision/calibration_mismatch', `the frame is ${image.cols}x${image.rows}, but the tray was calibrated on ${calibrated.width}x${calibrated.height} frames: calibrate again at this size (dice-tower calibrate), or read without the calibration`);
   }
-  const { blobs, objects, searchAt, typical, marksMoved } = findDieBlobs(image, cfg);
+  const { blobs, objects, searchAt, typical, marksUnplaced } = findDieBlobs(image, cfg);
   const faces = blobs.map((blob) => {
     const upright = uprightFace(image, blob, cfg.facePatch);
     const face = readFace(upright, cfg);
@@ -2037,8 +2051,13 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     // A die found by its pips was given the frame's median size, and so was one the search found: their size class (a Las Vegas big die) cannot be told.
     const unsized = new Set([...read.filter((r) => r.blob.byPips).map((r) => r.die), ...fresh]);
     // Validity, colour confidence and size class: src/vision/validity.ts.
-    const judged = judgeScene({ dice: inReadingOrder([...read.map((r) => r.die), ...fresh]), fills, unsized, objects: [...objects, ...clusters], cameraMoved: cameraMovedBy(marksMoved), width: image.cols, height: image.rows }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
-    return { ...judged, width: image.cols, height: image.rows, ms: performance.now() - started };
+    const draft = { dice: inReadingOrder([...read.map((r) => r.die), ...fresh]), fills, unsized, objects: [...objects, ...clusters], width: image.cols, height: image.rows };
+    const judged = judgeScene(draft, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
+    // A refused roll with two tray marks or more out of place may be a moved camera: looked for only then (a die on a mark, in a
+    // roll read well, costs nothing more). The marks' edges left in the mask are then what was refused, and the move says why.
+    const moved = !judged.valid && marksUnplaced.length >= 2 ? cameraMovedBy(marksUnplaced.flatMap((mark) => markMovedBy(image, mark) ?? [])) : null;
+    const final = moved ? judgeScene({ ...draft, cameraMoved: moved }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount) : judged;
+    return { ...final, width: image.cols, height: image.rows, ms: performance.now() - started };
   } finally {
     for (const face of faces) face.inner.release();
   }

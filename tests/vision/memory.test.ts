@@ -46,6 +46,12 @@ describe('reading a frame frees every OpenCV buffer it allocates', () => {
     const die = (x: number, y: number) => ({ value: 5, colour: 'white' as const, x, y, size: 64, angle: 10 });
     const frame = renderTray([die(DOT.x, DOT.y), die(RING.x + 70, RING.y), die(SQUARE.x + 75, SQUARE.y + 40)], DEFAULT_TRAY, { noiseSeed: 3, floor });
     expect(await buffersHeldAfter(() => marked.read({ image: frame, width: 0, height: 0, capturedAt: 0 }))).toBe(0);
+    // Refused (a die too many), then with the camera moved: the marks are looked for further.
+    expect(await buffersHeldAfter(() => marked.read({ image: frame, width: 0, height: 0, capturedAt: 0 }, 2))).toBe(0);
+    const moved = renderTray([die(RING.x + 70, RING.y)], DEFAULT_TRAY, { noiseSeed: 3, floor: markedFloor({ x: -20, y: 16 }) });
+    const reading = await marked.read({ image: moved, width: 0, height: 0, capturedAt: 0 }, 1);
+    expect(reading.issues?.[0]?.code).toBe('camera_moved');
+    expect(await buffersHeldAfter(() => marked.read({ image: moved, width: 0, height: 0, capturedAt: 0 }, 1))).toBe(0);
   });
 });
 
