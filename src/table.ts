@@ -441,9 +441,11 @@ export class Table {
     }
     const maxAttempts = this.deps.maxAttempts ?? 3;
     let lastProblems: readonly string[] = [];
+    let rolled = 0;
     this.rollingFor = id;
     try {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+        rolled = attempt;
         this.setTower('rolling', attempt === 1 ? `Rolling ${request.count} dice` : `${lastProblems[0]} — rolling again`, id);
         await this.deps.tower.roll(request.count, request.dice);
         const frame = await this.deps.camera.capture();
@@ -464,7 +466,11 @@ export class Table {
           });
           this.setTower('ready', 'Tower ready', null);
           return updated;
-        } else lastProblems = reading.problems;
+        } else {
+          lastProblems = reading.problems;
+          // A camera moved since the calibration refuses every roll until the tray is calibrated again: no use rolling on.
+          if (reading.issues?.some((issue) => issue.code === 'camera_moved')) break;
+        }
       }
     } catch (err) {
       if (err instanceof TableError) {
@@ -481,7 +487,7 @@ export class Table {
       this.rollingFor = null;
     }
     const confirm = request.dice ? ' Roll again, or type the dice in with their colours on the scoreboard.' : '';
-    const message = `No valid reading after ${maxAttempts} rolls: ${lastProblems.join('; ')}.${confirm}`;
+    const message = `No valid reading after ${rolled === 1 ? '1 roll' : `${rolled} rolls`}: ${lastProblems.join('; ')}.${confirm}`;
     this.setTower('fault', message, id, true);
     throw new TableError('vision/no_valid_reading', message, 503);
   }

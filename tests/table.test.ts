@@ -71,6 +71,18 @@ describe('Table roll pipeline', () => {
     expect(table.get(game.id)).toEqual(game);
   });
 
+  it('stops at once when the camera has moved since the calibration: every roll would be refused', async () => {
+    const moved = 'the camera has moved since the tray was calibrated: the tray\'s marks lie about 20 px across and 0 px down from where they were; calibrate again (dice-tower calibrate)';
+    const refused = { ...reading([1, 2, 3, 4, 5, 6], [moved, 'expected 5 dice in the tray, found 6']), issues: [{ code: 'camera_moved' as const, message: moved }, { code: 'too_many' as const, message: 'expected 5 dice in the tray, found 6' }] };
+    const tower = countingTower();
+    const table = new Table({ tower, camera, reader: scriptedReader([refused, refused, refused]), maxAttempts: 3 });
+    const game = table.create('dice-poker', ['Ann']);
+    await expect(table.roll(game.id)).rejects.toMatchObject({ code: 'vision/no_valid_reading', message: `No valid reading after 1 roll: ${moved}; expected 5 dice in the tray, found 6.` });
+    expect(tower.rolls).toEqual([5]);
+    expect(table.tower()).toMatchObject({ state: 'fault', message: expect.stringContaining('calibrate again') });
+    expect(table.get(game.id)).toEqual(game);
+  });
+
   it('clears a failed roll\'s fault once that game\'s dice are typed in (not another game\'s)', async () => {
     const bad = reading([1, 2], ['expected 5 dice in the tray, found 2']);
     const table = new Table({ tower: countingTower(), camera, reader: scriptedReader([bad, bad, bad]), maxAttempts: 3 });
