@@ -30,6 +30,14 @@ export interface Calibration {
   readonly palette: Readonly<Record<string, Lab>>;
 }
 
+/**
+ * Floor taken into a tray mark's box on each side, pixels. The reader's mask
+ * around a mark is not the same in every frame: the outline test fills the
+ * ring of sharp edges around a dark spot (about 3 pixels wider than it) in
+ * some frames and not in others, and what the box leaves out stays in the
+ * mask (a spot 9 pixels wide read as a 16-pixel object).
+ */
+const MARK_MARGIN = 4;
 /** How far (weighted Lab) a pixel may be from the floor colour and still be floor. */
 const FLOOR_DISTANCE = 18;
 /** A region side within this share of the frame's edge is taken as the frame's edge. */
@@ -85,16 +93,20 @@ function trayRegionIn(image: cv.Mat, scratch: Scratch): Region | null {
  * The tray's own marks in an empty-tray shot: every blob and speck of the
  * reader's foreground mask no larger than a die may be, as the reader would
  * see it under the dice. Left to the reader, a printed logo or a stain would
- * be read on every roll as a die or an object, and the roll refused.
+ * be read on every roll as a die or an object, and the roll refused. Each
+ * mark's box takes in `MARK_MARGIN` pixels of floor around it.
  */
 export function findTrayMarks(empty: cv.Mat, cfg: VisionConfig): TrayMark[] {
   const mask = foregroundMask(empty, cfg);
   try {
     return mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE).flatMap((contour): TrayMark[] => {
-      const { x, y, width, height } = contour.boundingRect();
+      const r = contour.boundingRect();
       // A part of the floor larger than any die is no mark but the floor's own tone or light (a dark corner, the whole floor
       // against a rim): ignored, it would hide the dice lying in it.
-      if (width > cfg.dieSizeMax || height > cfg.dieSizeMax) return [];
+      if (r.width > cfg.dieSizeMax || r.height > cfg.dieSizeMax) return [];
+      const [x, y] = [Math.max(0, r.x - MARK_MARGIN), Math.max(0, r.y - MARK_MARGIN)];
+      const width = Math.min(empty.cols, r.x + r.width + MARK_MARGIN) - x;
+      const height = Math.min(empty.rows, r.y + r.height + MARK_MARGIN) - y;
       return [{ x, y, width, height, area: contour.area, cells: cellColours(empty, { x, y, width, height }) }];
     });
   } finally {

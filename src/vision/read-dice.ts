@@ -727,8 +727,8 @@ export interface DieBlobs {
   readonly searchAt: Point[];
   /** The blobs' median size. */
   readonly typical: number;
-  /** The tray marks not placed within `TRAY_MARK_REACH` (a die on them, or the camera moved further: `markMovedBy`). */
-  readonly marksUnplaced: TrayMark[];
+  /** The rectangles of the mask cleared as tray marks looking as in the empty tray (`clearUntouchedMarks`). */
+  readonly cleared: Region[];
 }
 
 /** Step 1: the dice-shaped blobs that stand out from the tray floor of a BGR frame (and the dice only their pips give away), and the blobs that do not fit. */
@@ -754,11 +754,12 @@ const TRAY_MARK_LIGHTNESS = 0.5;
 // left in the mask), so below that the mark is taken where it was, and above it is looked for.
 const TRAY_MARK_REACH = 6;
 const TRAY_MARK_STILL = TRAY_MARK_COLOUR / 3;
-// A mark that does not fit within reach, or fits best at its edge (a die on it, or the camera moved further), is looked for this
-// far when the roll is refused, to tell a moved camera: every 8 pixels, then every 4 and every 2 around the best. It is found moved
-// only where it fits clearly better than 8 pixels or more away (a line of wood grain or a scratch fits all along itself); and the
-// camera is taken to have moved only when two marks or more are found moved alike (`cameraMovedBy`).
+// When a roll is refused, the tray's marks are looked for this far, to tell a moved camera: every 8 pixels, then every 4 and
+// every 2 around the best. A mark is found moved only where it fits clearly better than 8 pixels or more away (a line of wood
+// grain or a scratch fits all along itself), and the camera only when two marks or more are found moved alike (`cameraMovedBy`).
 const TRAY_MARK_LOOK = 48;
+// How many marks (the largest) are looked for so: each takes 1-4 ms.
+const TRAY_MARKS_LOOKED_FOR = 6;
 const TRAY_MARK_APART = 8;
 
 /** How many cells a tray mark's box is cut into across and down. */
@@ -800,10 +801,10 @@ function colourCells(lab: cv.Mat, { across, down }: { across: number; down: numb
  * it changes. The camera may have moved a few pixels since the calibration:
  * a mark whose cells are not all as they were is looked for at offsets up to
  * `TRAY_MARK_REACH`, and its cells are judged where it fits best. Returns the
- * marks not placed so (not fitting there, or fitting best at the reach's edge).
+ * rectangles cleared.
  */
-function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMark[]): TrayMark[] {
-  const unplaced: TrayMark[] = [];
+function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMark[]): Region[] {
+  const cleared: Region[] = [];
   for (const mark of marks) {
     const grid = markGrid(mark);
     // A calibration file edited by hand may hold a mark whose cells do not fit its box: that mark is not trusted.
@@ -822,13 +823,12 @@ function clearUntouchedMarks(image: cv.Mat, mask: cv.Mat, marks: readonly TrayMa
           }
         }
       }
-      clearCells(mask, mark, grid, best);
-      if (best.worst > TRAY_MARK_COLOUR || Math.max(Math.abs(best.dx), Math.abs(best.dy)) === TRAY_MARK_REACH) unplaced.push(mark);
+      clearCells(mask, mark, grid, best, cleared);
     } finally {
       scratch.release();
     }
   }
-  return unplaced;
+  return cleared;
 }
 
 interface MarkFit {
@@ -921,8 +921,32 @@ export function cameraMovedBy(moved: readonly Point[]): Point | null {
   return moved.every((p) => Math.max(Math.abs(p.x - at.x), Math.abs(p.y - at.y)) <= 4) ? at : null;
 }
 
-/** Clears from the mask the cells of a mark moved by (dx, dy) whose distance is within `TRAY_MARK_COLOUR`. */
-function clearCells(mask: cv.Mat, box: Region, { across, down }: { across: number; down: number }, moved: { dx: number; dy: number; distances: readonly number[] }): void {
+// The most of a die's face (its box, grown to the frame's median die when smaller) that clearing the tray marks may have taken
+// out of the mask for the die to be read. A black die inside the test floor's dark logo left 0.88-0.94 cleared, and its changed
+// pip cells read as another value (a 4 as a 2, a 6 as a 3) in rolls taken as valid; dice of other colours on, in or against the
+// marks at most 0.23 (the cells a turned die's corners barely cover are cleared).
+const TRAY_MARK_HIDDEN = 0.5;
+
+/** The share of a die's box, grown about its centre to `size` when smaller, that lies in the `cleared` rectangles (8 x 8 points). */
+export function clearedShare(box: readonly Point[], size: number, cleared: readonly Region[]): number {
+  const [a, b, c, d] = box as [Point, Point, Point, Point];
+  const centre = { x: (a.x + c.x) / 2, y: (a.y + c.y) / 2 };
+  const side = Math.min(Math.hypot(b.x - a.x, b.y - a.y), Math.hypot(d.x - a.x, d.y - a.y));
+  const grow = Math.max(1, size / Math.max(1, side));
+  let inside = 0;
+  for (let i = 0; i < 8; i++) {
+    for (let j = 0; j < 8; j++) {
+      const [u, v] = [(i + 0.5) / 8, (j + 0.5) / 8];
+      const x = centre.x + grow * (a.x + (b.x - a.x) * u + (d.x - a.x) * v - centre.x);
+      const y = centre.y + grow * (a.y + (b.y - a.y) * u + (d.y - a.y) * v - centre.y);
+      if (cleared.some((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height)) inside++;
+    }
+  }
+  return inside / 64;
+}
+
+/** Clears from the mask the cells of a mark moved by (dx, dy) whose distance is within `TRAY_MARK_COLOUR`, adding what it clears to `cleared`. */
+function clearCells(mask: cv.Mat, box: Region, { across, down }: { across: number; down: number }, moved: { dx: number; dy: number; distances: readonly number[] }, cleared: Region[]): void {
   const edgeX = (k: number) => box.x + moved.dx + Math.round((box.width * k) / across);
   const edgeY = (k: number) => box.y + moved.dy + Math.round((box.height * k) / down);
   for (let row = 0; row < down; row++) {
@@ -932,7 +956,9 @@ function clearCells(mask: cv.Mat, box: Region, { across, down }: { across: numbe
       const untouched = col < across && (moved.distances[row * across + col] as number) <= TRAY_MARK_COLOUR;
       if (untouched && from === null) from = col;
       if (untouched || from === null) continue;
-      mask.drawRectangle(new cv.Rect(edgeX(from) - 1, edgeY(row) - 1, edgeX(col) - edgeX(from) + 2, edgeY(row + 1) - edgeY(row) + 2), BLACK, -1);
+      const run = { x: edgeX(from) - 1, y: edgeY(row) - 1, width: edgeX(col) - edgeX(from) + 2, height: edgeY(row + 1) - edgeY(row) + 2 };
+      mask.drawRectangle(new cv.Rect(run.x, run.y, run.width, run.height), BLACK, -1);
+      cleared.push(run);
       from = null;
     }
   }
@@ -942,7 +968,7 @@ const BLACK = new cv.Vec3(0, 0, 0);
 
 /** findDieBlobs on the foreground mask. */
 function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): DieBlobs {
-  const marksUnplaced = clearUntouchedMarks(image, mask, cfg.trayMarks);
+  const cleared = clearUntouchedMarks(image, mask, cfg.trayMarks);
   const contours = mask.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
   const minArea = cfg.dieSizeMin * cfg.dieSizeMin * 0.5;
   const large: cv.Contour[] = [];
@@ -962,7 +988,7 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): DieBlobs {
   // A blob taken for one die far larger than the typical die (more than a Las Vegas big die) may be a square cluster of dice that no cut parted: searched too.
   const clusters = all.filter((blob) => blob.size >= typical * SEARCH_CLUSTER).map((blob) => blob.box);
   const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...objects, ...clusters].filter(inTray), typical) : [];
-  return { blobs: all, objects, searchAt, typical, marksUnplaced };
+  return { blobs: all, objects, searchAt, typical, cleared };
 }
 
 // The search for dice in objects, as shares of the frame's median die: the windows' spacing; the share of a window the foreground
@@ -1987,7 +2013,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
   if (calibrated && (image.cols !== calibrated.width || image.rows !== calibrated.height)) {
     throw new VisionError('vision/calibration_mismatch', `the frame is ${image.cols}x${image.rows}, but the tray was calibrated on ${calibrated.width}x${calibrated.height} frames: calibrate again at this size (dice-tower calibrate), or read without the calibration`);
   }
-  const { blobs, objects, searchAt, typical, marksUnplaced } = findDieBlobs(image, cfg);
+  const { blobs, objects, searchAt, typical, cleared } = findDieBlobs(image, cfg);
   const faces = blobs.map((blob) => {
     const upright = uprightFace(image, blob, cfg.facePatch);
     const face = readFace(upright, cfg);
@@ -2044,7 +2070,9 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     });
     const foundAlone = found.filter((f) => !single.some((r) => holds(r.die, f))).map((f) => dieAt(f.value, f.body, f.centre, f.box, f.confidence));
     const holders = holdersOfSmallerDice([...placed.map((r) => r.die), ...foundAlone]);
-    const unsure = (die: DieReading): DieReading => (holders.has(die) ? { ...die, value: null, confidence: 0 } : die);
+    // A die on a tray mark of its own colour is in the mask only where its pips changed the mark's cells: what was read is part of its face.
+    const onOwnMark = (die: DieReading) => cleared.length > 0 && clearedShare(die.box, typical, cleared) > TRAY_MARK_HIDDEN;
+    const unsure = (die: DieReading): DieReading => (holders.has(die) || onOwnMark(die) ? { ...die, value: null, confidence: 0 } : die);
     const read = placed.map(({ blob, die }) => ({ blob, die: unsure(die) }));
     const fresh = foundAlone.map(unsure);
     const fills = new Map(read.map((r) => [r.die, r.blob.fill ?? 1]));
@@ -2053,9 +2081,10 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     // Validity, colour confidence and size class: src/vision/validity.ts.
     const draft = { dice: inReadingOrder([...read.map((r) => r.die), ...fresh]), fills, unsized, objects: [...objects, ...clusters], width: image.cols, height: image.rows };
     const judged = judgeScene(draft, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
-    // A refused roll with two tray marks or more out of place may be a moved camera: looked for only then (a die on a mark, in a
-    // roll read well, costs nothing more). The marks' edges left in the mask are then what was refused, and the move says why.
-    const moved = !judged.valid && marksUnplaced.length >= 2 ? cameraMovedBy(marksUnplaced.flatMap((mark) => markMovedBy(image, mark) ?? [])) : null;
+    // A refused roll may be a moved camera's: its marks' edges are left in the mask. Looked for only then (a roll read well costs
+    // nothing more), and only with the largest marks, the surest to place.
+    const marks = [...cfg.trayMarks].sort((p, q) => q.area - p.area).slice(0, TRAY_MARKS_LOOKED_FOR);
+    const moved = !judged.valid && marks.length >= 2 ? cameraMovedBy(marks.flatMap((mark) => markMovedBy(image, mark) ?? [])) : null;
     const final = moved ? judgeScene({ ...draft, cameraMoved: moved }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount) : judged;
     return { ...final, width: image.cols, height: image.rows, ms: performance.now() - started };
   } finally {

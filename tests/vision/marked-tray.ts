@@ -1,4 +1,5 @@
 import cv from '../../src/hardware/opencv.js';
+import { SeededRandom } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY, feltBackground } from '../../src/hardware/simulator/index.js';
 
 /**
@@ -36,5 +37,17 @@ export function grainFloor(): Buffer {
   const { width, height } = DEFAULT_TRAY;
   const floor = new cv.Mat(Buffer.from(feltBackground(DEFAULT_TRAY)), height, width, cv.CV_8UC3);
   for (const end of GRAIN) floor.drawLine(new cv.Point2(end.x, end.y), new cv.Point2(end.x + GRAIN_LENGTH, end.y + 4), new cv.Vec3(200, 210, 200), 3, cv.LINE_AA);
+  return floor.getData();
+}
+
+/** Felt speckled with `count` dark specks 4-10 pixels wide (seeded), as a worn or grainy tray might be: each a mark. */
+export function speckledFloor(count: number, seed = 5): Buffer {
+  const { width, height } = DEFAULT_TRAY;
+  const rng = new SeededRandom(seed);
+  const floor = new cv.Mat(Buffer.from(feltBackground(DEFAULT_TRAY)), height, width, cv.CV_8UC3);
+  for (let i = 0; i < count; i++) {
+    const at = new cv.Point2(40 + Math.floor(rng.next() * (width - 80)), 40 + Math.floor(rng.next() * (height - 80)));
+    floor.drawCircle(at, 2 + Math.floor(rng.next() * 4), new cv.Vec3(30, 40, 35), -1, cv.LINE_AA);
+  }
   return floor.getData();
 }
