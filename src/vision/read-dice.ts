@@ -634,11 +634,30 @@ export function foregroundMask(image: cv.Mat, cfg: VisionConfig): cv.Mat {
     }
     if (cfg.edgeThreshold > 0) addOutlined(channels[0], mask, cfg, scratch);
     // Shrunk, no opening or closing: the grown distances leave no specks, and closing merged dice lying a few pixels apart (nell-byler half 1: 4 more missed). At full size, specks are opened away and gaps closed.
-    if (scale === 1) return scratch.add(scratch.add(mask).morphologyEx(KERNEL_3, cv.MORPH_OPEN)).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+    if (scale === 1) mask = scratch.add(scratch.add(mask).morphologyEx(KERNEL_3, cv.MORPH_OPEN)).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
+    if (cfg.tray) cutToTray(mask, cfg.tray);
     return mask;
   } finally {
     scratch.release();
   }
+}
+
+/**
+ * Clears `mask` (in place) beyond a calibrated tray region. The tray's rim
+ * differs from its floor all round and meets the frame's edges: left in the
+ * mask, its outline holds every die on the floor inside one object, and no
+ * roll is read. A die cut by the region's edge is judged partly outside the
+ * tray (validity.ts), as one cut by the frame's edge.
+ */
+function cutToTray(mask: cv.Mat, tray: Region): void {
+  const [right, bottom] = [tray.x + tray.width, tray.y + tray.height];
+  const beyond = [
+    [0, 0, mask.cols, tray.y],
+    [0, bottom, mask.cols, mask.rows],
+    [0, 0, tray.x, mask.rows],
+    [right, 0, mask.cols, mask.rows],
+  ] as const;
+  for (const [x0, y0, x1, y1] of beyond) if (x1 > x0 && y1 > y0) mask.drawRectangle(new cv.Point2(x0, y0), new cv.Point2(x1 - 1, y1 - 1), BLACK, -1);
 }
 
 /**

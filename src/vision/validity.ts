@@ -73,20 +73,19 @@ function centreOf(box: readonly Point[]): Point {
 }
 
 /**
- * Whether a die's (or object's) box lies partly outside the tray. A die can lie
- * past a calibrated tray region (on the rim). The frame's edge cuts a die
+ * Whether a die's (or object's) box lies partly outside the tray: the
+ * calibrated tray region, or the frame when there is none. The edge cuts a die
  * partly outside it: its box then has a whole side along that edge, or (a
  * turned die) reaches past it. A die lying wholly inside, near the edge,
  * touches it at one corner at most.
  */
 function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number): boolean {
-  if (tray && box.some((p) => p.x < tray.x - margin || p.y < tray.y - margin || p.x > tray.x + tray.width + margin || p.y > tray.y + tray.height + margin)) {
-    return true;
-  }
+  // The reader sees nothing beyond a calibrated tray (read-dice.ts cuts its mask there): the tray's edge is then the frame's.
+  const { x, y, width: w, height: h } = tray ?? { x: 0, y: 0, width, height };
   const near = (f: (p: Point) => number) => box.filter((p) => f(p) <= margin).length >= 2;
-  // A turned die cut by the edge keeps its turn: its box reaches past the frame (a die lying inside fits inside it).
-  const past = box.some((p) => p.x < -margin || p.y < -margin || p.x > width + margin || p.y > height + margin);
-  return past || near((p) => p.x) || near((p) => p.y) || near((p) => width - p.x) || near((p) => height - p.y);
+  // A turned die cut by the edge keeps its turn: its box reaches past the edge (a die lying inside fits inside it).
+  const past = box.some((p) => p.x < x - margin || p.y < y - margin || p.x > x + w + margin || p.y > y + h + margin);
+  return past || near((p) => p.x - x) || near((p) => p.y - y) || near((p) => x + w - p.x) || near((p) => y + h - p.y);
 }
 
 /** Whether a box lies wholly beyond a calibrated tray region (on the table around the tray: not part of the roll). */

@@ -8,19 +8,10 @@ import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, renderTray, throwDice, throwHopper } f
 import { calibrate, calibratedConfig, findTrayRegion, onTopOf, readCalibrationFile, writeCalibrationFile, type Calibration } from '../../src/vision/calibrate.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage } from '../../src/vision/index.js';
 import { nearestColour } from '../../src/vision/palette.js';
+import { paintRim, RIM } from './marked-tray.js';
 
 /** A simulator frame with a wooden rim painted around the felt: the tray floor is the inside. */
-const RIM = { left: 96, right: 80, top: 48, bottom: 40 };
-function withRim(jpeg: Buffer): cv.Mat {
-  const image = decodeFrame(jpeg);
-  const wood = new cv.Vec3(40, 90, 150);
-  const { cols, rows } = image;
-  image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(RIM.left - 1, rows - 1), wood, -1);
-  image.drawRectangle(new cv.Point2(cols - RIM.right, 0), new cv.Point2(cols - 1, rows - 1), wood, -1);
-  image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(cols - 1, RIM.top - 1), wood, -1);
-  image.drawRectangle(new cv.Point2(0, rows - RIM.bottom), new cv.Point2(cols - 1, rows - 1), wood, -1);
-  return image;
-}
+const withRim = (jpeg: Buffer): cv.Mat => paintRim(decodeFrame(jpeg));
 
 const shot = (colour: (typeof LAS_VEGAS_COLOURS)[number], seed: number) =>
   decodeFrame(renderTray(throwDice(new SeededRandom(seed), 6, [colour]), DEFAULT_TRAY, { noiseSeed: seed }));

@@ -51,3 +51,25 @@ export function speckledFloor(count: number, seed = 5): Buffer {
   }
   return floor.getData();
 }
+
+/** A wooden rim around the tray floor, pixels of the frame it covers on each side. */
+export const RIM = { left: 96, right: 80, top: 48, bottom: 40 };
+
+/** Paints the tray's wooden rim over `image` (a frame or a floor of the tray's size), in place; `moved`: that far off. */
+export function paintRim(image: cv.Mat, moved = { x: 0, y: 0 }): cv.Mat {
+  const { cols: width, rows: height } = image;
+  const wood = new cv.Vec3(40, 90, 150);
+  const [left, right] = [RIM.left + moved.x, width - RIM.right + moved.x];
+  const [top, bottom] = [RIM.top + moved.y, height - RIM.bottom + moved.y];
+  image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(left - 1, height - 1), wood, -1);
+  image.drawRectangle(new cv.Point2(right, 0), new cv.Point2(width - 1, height - 1), wood, -1);
+  image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(width - 1, top - 1), wood, -1);
+  image.drawRectangle(new cv.Point2(0, bottom), new cv.Point2(width - 1, height - 1), wood, -1);
+  return image;
+}
+
+/** The felt with the tray's wooden rim painted around it, for `renderTray`'s `floor` (dice drawn on it may lie on the rim, and the rim takes the frame's grain and light); `moved`: the rim drawn that far off. */
+export function rimmedFloor(moved = { x: 0, y: 0 }): Buffer {
+  const { width, height } = DEFAULT_TRAY;
+  return paintRim(new cv.Mat(Buffer.from(feltBackground(DEFAULT_TRAY)), height, width, cv.CV_8UC3), moved).getData();
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { SeededRandom } from '../../src/hardware/index.js';
+import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
+import { calibrate, calibratedConfig } from '../../src/vision/calibrate.js';
+import { decodeFrame, readDiceInImage } from '../../src/vision/index.js';
+import { paintRim, RIM, rimmedFloor } from './marked-tray.js';
+
+// A tray whose wooden rim is in view all round, as a camera over a real tray sees it, calibrated from its empty shot.
+const floor = rimmedFloor();
+const calibration = calibrate(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor })), {}, 'empty-tray.png', new Date(0));
+const cfg = calibratedConfig(calibration);
+const die = (value: number, x: number, y: number, angle = 10) => ({ value, colour: 'red' as const, x, y, size: 64, angle });
+
+function read(dice: ReturnType<typeof die>[]) {
+  const reading = readDiceInImage(decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: 3, floor })), cfg, dice.length);
+  return { valid: reading.valid, codes: reading.issues?.map((i) => i.code) ?? [], values: reading.dice.map((d) => d.value) };
+}
+
+describe('a tray with its rim in view', () => {
+  it('reads random throws on the floor inside the rim exactly', () => {
+    // The rim drawn into the floor (textured and lit as the felt is), and a plain rim painted over the frame (its edge sharp all round).
+    const painted = calibratedConfig(calibrate(paintRim(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4 }))), {}, 'empty-tray.png', new Date(0)));
+    expect(calibration.tray).not.toBeNull();
+    // The rim's grain along the floor's edge is no mark on the floor (without cutting the mask at the tray: 226 specks).
+    expect(calibration.trayMarks).toEqual([]);
+    // Thrown onto the floor with 4 pixels to spare from the rim (the calibrated floor lies up to 4 pixels inside it).
+    const spare = 4;
+    const floorSize = { width: DEFAULT_TRAY.width - RIM.left - RIM.right - 2 * spare, height: DEFAULT_TRAY.height - RIM.top - RIM.bottom - 2 * spare, dieSize: 64 };
+    const values = (xs: readonly (number | null)[]) => [...xs].sort();
+    for (let seed = 300; seed < 330; seed++) {
+      const count = 1 + (seed % 6);
+      const dice = throwDice(new SeededRandom(seed), count, LAS_VEGAS_COLOURS, floorSize).map((d) => ({ ...d, x: d.x + RIM.left + spare, y: d.y + RIM.top + spare }));
+      const onFloor = readDiceInImage(decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed, floor })), cfg, count);
+      const underPaint = readDiceInImage(paintRim(decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed }))), painted, count);
+      for (const [rim, reading] of [['drawn', onFloor], ['painted', underPaint]] as const) {
+        expect({ seed, rim, valid: reading.valid, values: values(reading.dice.map((d) => d.value)) }).toEqual({ seed, rim, valid: true, values: values(dice.map((d) => d.value)) });
+      }
+    }
+  });
+
+  it('refuses a roll with a die lying partly on the rim, naming each part seen on the floor as partly outside the tray', () => {
+    const inside = die(3, 400, 300);
+    // Half on the left rim, a third on the bottom rim, and a quarter at the top right corner.
+    for (const onRim of [die(6, RIM.left, 400, 0), die(6, RIM.left + 4, 300, 30), die(5, 700, DEFAULT_TRAY.height - RIM.bottom - 10, 0), die(4, DEFAULT_TRAY.width - RIM.right, RIM.top, 0)]) {
+      const reading = readDiceInImage(decodeFrame(renderTray([inside, onRim], DEFAULT_TRAY, { noiseSeed: 3, floor })), cfg, 2);
+      expect({ onRim, valid: reading.valid, first: reading.issues?.[0]?.code }).toEqual({ onRim, valid: false, first: 'outside' });
+      // The die inside is read; whatever is seen of the other is judged partly outside, as a die cut by the frame's edge is.
+      const isInside = (p: { x: number; y: number }) => Math.hypot(p.x - inside.x, p.y - inside.y) < 16;
+      expect({ onRim, inside: reading.dice.filter((d) => isInside(d.center)).map((d) => d.value) }).toEqual({ onRim, inside: [3] });
+      const outside = reading.issues?.filter((i) => i.code === 'outside' && i.at !== undefined && !isInside(i.at)).length ?? 0;
+      const others = reading.dice.filter((d) => !isInside(d.center));
+      expect({ onRim, outside: outside >= Math.max(1, others.length) }).toEqual({ onRim, outside: true });
+    }
+  });
+
+  it('takes a die lying wholly on the rim as no die in the tray', () => {
+    expect(read([die(3, 400, 300), die(2, 40, 300)])).toEqual({ valid: false, codes: ['too_few'], values: [3] });
+  });
+});
