@@ -72,7 +72,7 @@ describe('Table roll pipeline', () => {
   });
 
   it('stops at once when the camera has moved since the calibration: every roll would be refused', async () => {
-    const moved = 'the camera has moved since the tray was calibrated: the tray\'s marks lie about 20 px across and 0 px down from where they were; calibrate again (dice-tower calibrate)';
+    const moved = 'the camera has moved since the tray was calibrated: the tray lies about 20 px across and 0 px down from where it was; calibrate again (dice-tower calibrate)';
     const refused = { ...reading([1, 2, 3, 4, 5, 6], [moved, 'expected 5 dice in the tray, found 6']), issues: [{ code: 'camera_moved' as const, message: moved }, { code: 'too_many' as const, message: 'expected 5 dice in the tray, found 6' }] };
     const tower = countingTower();
     const table = new Table({ tower, camera, reader: scriptedReader([refused, refused, refused]), maxAttempts: 3 });

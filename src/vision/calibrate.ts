@@ -24,6 +24,8 @@ export interface Calibration {
   readonly emptyTray: string | null;
   /** What stands out from the floor in the empty-tray shot (logos, stains, screw heads), for the reader to ignore; empty without that shot. Absent from files written before marks were measured: none. */
   readonly trayMarks: readonly TrayMark[];
+  /** The tray floor's corners where a rim meets it on both sides, as marks (a box around each and its cells), from the empty-tray shot: the reader looks for them to tell a moved camera. Empty without that shot, or with no rim in view. Absent from files written before corners were measured: none. */
+  readonly trayCorners: readonly TrayMark[];
   /** Edge of a normal die, pixels, measured on the dice shots; null when no dice were shot. */
   readonly dieSize: number | null;
   /** Measured colour of each player's dice. */
@@ -114,6 +116,34 @@ export function findTrayMarks(empty: cv.Mat, cfg: VisionConfig): TrayMark[] {
   }
 }
 
+/** Side of the box around each of the tray floor's corners (pixels, 4 cells of about 16): the floor in one quarter, the rim in the others. */
+const CORNER_BOX = 64;
+
+/**
+ * The tray floor's corners where the rim meets it on both sides, each as a
+ * mark: its box (`CORNER_BOX` square about the corner, within the frame) and
+ * the cells' colours in the empty tray. A side at the frame's edge has no rim
+ * in view, and a corner of it cannot be placed (a straight edge fits all
+ * along itself): none there.
+ */
+export function findTrayCorners(empty: cv.Mat, tray: Region | null): TrayMark[] {
+  if (!tray) return [];
+  const [left, top, right, bottom] = [tray.x, tray.y, tray.x + tray.width, tray.y + tray.height];
+  const sides = { left: left > 0, top: top > 0, right: right < empty.cols, bottom: bottom < empty.rows };
+  const corners = [
+    [sides.left && sides.top, left, top],
+    [sides.right && sides.top, right, top],
+    [sides.left && sides.bottom, left, bottom],
+    [sides.right && sides.bottom, right, bottom],
+  ] as const;
+  return corners.flatMap(([rimmed, cx, cy]): TrayMark[] => {
+    if (!rimmed) return [];
+    const [x, y] = [Math.max(0, cx - CORNER_BOX / 2), Math.max(0, cy - CORNER_BOX / 2)];
+    const [width, height] = [Math.min(empty.cols, cx + CORNER_BOX / 2) - x, Math.min(empty.rows, cy + CORNER_BOX / 2) - y];
+    return [{ x, y, width, height, area: width * height, cells: cellColours(empty, { x, y, width, height }) }];
+  });
+}
+
 /**
  * A shot of one colour's dice lying in the tray: their median colour and
  * median edge. Throws when no die is found.
@@ -147,6 +177,7 @@ export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, c
   const same = madeFor(earlier, { width: first.cols, height: first.rows });
   const tray = empty ? findTrayRegion(empty) : same ? earlier.tray : null;
   const trayMarks = empty ? findTrayMarks(empty, { ...DEFAULT_VISION_CONFIG, tray }) : [];
+  const trayCorners = empty ? findTrayCorners(empty, tray) : [];
   // The dice shots are read with the tray's marks, new or kept, so that no mark is measured as a die.
   const cfg = { ...DEFAULT_VISION_CONFIG, tray, trayMarks: empty ? trayMarks : same ? earlier.trayMarks : [] };
   const palette: Record<string, Lab> = {};
@@ -158,7 +189,7 @@ export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, c
     sizes.push(measured.dieSize);
   }
   const dieSize = sizes.length > 0 ? median(sizes) : null;
-  return { version: 1, createdAt: now.toISOString(), frame: { width: first.cols, height: first.rows }, tray, emptyTray: empty ? emptyTrayFile : null, trayMarks, dieSize, palette };
+  return { version: 1, createdAt: now.toISOString(), frame: { width: first.cols, height: first.rows }, tray, emptyTray: empty ? emptyTrayFile : null, trayMarks, trayCorners, dieSize, palette };
 }
 
 /** The reader's config with a calibration applied: its tray, die size, and its colours over the default palette. */
@@ -169,6 +200,7 @@ export function calibratedConfig(calibration: Calibration | null, base: VisionCo
     tray: calibration.tray,
     trayFrame: calibration.frame,
     trayMarks: calibration.trayMarks,
+    trayCorners: calibration.trayCorners,
     dieSize: calibration.dieSize ?? base.dieSize,
     palette: { ...DEFAULT_PALETTE, ...base.palette, ...calibration.palette },
   };
@@ -199,6 +231,7 @@ export function onTopOf(earlier: Calibration | null, fresh: Calibration, measure
       tray: measuredTray ? fresh.tray : earlier.tray,
       emptyTray: measuredTray ? fresh.emptyTray : earlier.emptyTray,
       trayMarks: measuredTray ? fresh.trayMarks : earlier.trayMarks,
+      trayCorners: measuredTray ? fresh.trayCorners : earlier.trayCorners,
       dieSize: fresh.dieSize ?? earlier.dieSize,
       palette: { ...earlier.palette, ...fresh.palette },
     },
@@ -227,7 +260,9 @@ export function readCalibrationFile(file: string): Calibration | null {
   const marks: unknown = data.trayMarks ?? [];
   const isMark = (m: Partial<TrayMark>) => isRegion(m) && typeof m.area === 'number' && m.area >= 0 && Array.isArray(m.cells) && m.cells.length === markCells(m as TrayMark) && m.cells.every(isLab);
   if (!Array.isArray(marks) || !marks.every(isMark)) throw bad('bad tray marks');
-  return { ...data, trayMarks: marks } as Calibration;
+  const corners: unknown = data.trayCorners ?? [];
+  if (!Array.isArray(corners) || !corners.every(isMark)) throw bad('bad tray corners');
+  return { ...data, trayMarks: marks, trayCorners: corners } as Calibration;
 }
 
 /** Writes a calibration file atomically (a half-written file is never loaded). */

@@ -20,6 +20,8 @@ export interface TrayMark extends Region {
 export interface VisionConfig extends SceneConfig {
   /** The tray's own marks (calibration): where a mark's box looks as it did in the empty tray, cell by cell, it is floor. Empty: none known. */
   readonly trayMarks: readonly TrayMark[];
+  /** The tray floor's corners where its rim meets it (calibration), as marks: looked for, with the marks, only to tell a moved camera. Empty: none known. */
+  readonly trayCorners: readonly TrayMark[];
   /** Weighted Lab distance from the tray floor above which a pixel is part of a die. Raise it when felt texture or shadows show up as dice; lower it when dark dice on a dark tray are missed. */
   readonly foregroundThreshold: number;
   /** Lightness gradient (8-bit Lab L per pixel of the frame shrunk by `maskScale`, Sobel) above which a pixel is part of an outline; what outlines enclose is foreground too. Lower it when white dice on a white floor are missed; raise it when floor texture shows up as dice. 0 turns it off. */
@@ -147,6 +149,7 @@ export interface VisionConfig extends SceneConfig {
 export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   ...DEFAULT_SCENE_CONFIG,
   trayMarks: [],
+  trayCorners: [],
   foregroundThreshold: 22,
   edgeThreshold: 40,
   darkerWeight: 0.45,
@@ -912,6 +915,10 @@ export function markMovedBy(image: cv.Mat, mark: TrayMark): Point | null {
       }
     }
     if (Math.max(Math.abs(best.dx), Math.abs(best.dy)) <= TRAY_MARK_REACH) return null;
+    // Best at the edge of what can be looked at (the frame's edge, or the farthest look) may be best only there: a rim's corner
+    // near the frame's top, moved further up than its box can follow, fitted best at the last offset inside (4 px off).
+    const around = best;
+    if ([[-2, 0], [2, 0], [0, -2], [0, 2]].some(([dx, dy]) => fitAt(around.dx + (dx as number), around.dy + (dy as number)) === null)) return null;
     // Placed: at every offset 8 pixels or more away, some cell differs clearly (by a third of the colour bound, and by twice as much
     // as any cell differs at the best).
     const elsewhere = Math.max(TRAY_MARK_STILL, 2 * best.worst);
@@ -925,7 +932,7 @@ export function markMovedBy(image: cv.Mat, mark: TrayMark): Point | null {
 
 /**
  * How far the camera has moved since the calibration, as the tray's marks
- * show it (frame pixels the tray appears shifted by), or null: two marks or
+ * and its rim's corners show it (frame pixels the tray appears shifted by), or null: two marks or
  * more found beyond reach (`markMovedBy`), all within 4 pixels of their
  * median offset. One mark found elsewhere may be a like mark beside it.
  */
@@ -2122,7 +2129,8 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const judged = judgeScene(draft, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
     // A refused roll may be a moved camera's: its marks' edges are left in the mask. Looked for only then (a roll read well costs
     // nothing more), and only with the largest marks, the surest to place.
-    const marks = [...cfg.trayMarks].sort((p, q) => q.area - p.area).slice(0, TRAY_MARKS_LOOKED_FOR);
+    // The rim's corners too: a tray with no marks, or one, has them (a rim's straight side alone fits all along itself).
+    const marks = [...[...cfg.trayMarks].sort((p, q) => q.area - p.area).slice(0, TRAY_MARKS_LOOKED_FOR), ...cfg.trayCorners];
     const moved = !judged.valid && marks.length >= 2 ? cameraMovedBy(marks.flatMap((mark) => markMovedBy(image, mark) ?? [])) : null;
     const final = moved ? judgeScene({ ...draft, cameraMoved: moved }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount) : judged;
     return { ...final, width: image.cols, height: image.rows, ms: performance.now() - started };

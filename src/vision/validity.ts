@@ -168,7 +168,7 @@ export function judgeScene(
     else add('object', `an object at ${where(at)} is not a single die lying flat (dice stacked, pressed together or cocked)`, at);
   }
   const moved = draft.cameraMoved;
-  if (moved) add('camera_moved', `the camera has moved since the tray was calibrated: the tray's marks lie about ${Math.round(moved.x)} px across and ${Math.round(moved.y)} px down from where they were; calibrate again (dice-tower calibrate)`);
+  if (moved) add('camera_moved', `the camera has moved since the tray was calibrated: the tray lies about ${Math.round(moved.x)} px across and ${Math.round(moved.y)} px down from where it was; calibrate again (dice-tower calibrate)`);
   if (expectedCount !== undefined && dice.length !== expectedCount) {
     if (dice.length === 0 && objects.length === 0) add('empty', `the tray is empty: expected ${expectedCount} dice`);
     else add(dice.length < expectedCount ? 'too_few' : 'too_many', `expected ${expectedCount} dice in the tray, found ${dice.length}`);

@@ -102,10 +102,10 @@ describe('calibration from simulator images', () => {
 
   it('is made on top of the earlier one: what was not measured again is kept, for frames of the same size only', () => {
     const lab = (L: number) => ({ L, a: 0, b: 0 });
-    const earlier: Calibration = { version: 1, createdAt: '2026-01-01T00:00:00.000Z', frame: { width: 1280, height: 720 }, tray: { x: 160, y: 0, width: 1120, height: 720 }, emptyTray: 'empty-tray.png', trayMarks: [{ x: 300, y: 200, width: 20, height: 18, area: 290, cells: Array.from({ length: 4 }, () => lab(20)) }], dieSize: 64, palette: { red: lab(40), blue: lab(30) } };
-    const blueAgain: Calibration = { ...earlier, createdAt: '2026-01-02T00:00:00.000Z', tray: null, emptyTray: null, trayMarks: [], dieSize: 62, palette: { blue: lab(35) } };
+    const earlier: Calibration = { version: 1, createdAt: '2026-01-01T00:00:00.000Z', frame: { width: 1280, height: 720 }, tray: { x: 160, y: 0, width: 1120, height: 720 }, emptyTray: 'empty-tray.png', trayMarks: [{ x: 300, y: 200, width: 20, height: 18, area: 290, cells: Array.from({ length: 4 }, () => lab(20)) }], trayCorners: [{ x: 128, y: 688, width: 64, height: 32, area: 2048, cells: Array.from({ length: 8 }, () => lab(30)) }], dieSize: 64, palette: { red: lab(40), blue: lab(30) } };
+    const blueAgain: Calibration = { ...earlier, createdAt: '2026-01-02T00:00:00.000Z', tray: null, emptyTray: null, trayMarks: [], trayCorners: [], dieSize: 62, palette: { blue: lab(35) } };
     expect(onTopOf(earlier, blueAgain, false)).toEqual({
-      calibration: { ...blueAgain, tray: earlier.tray, emptyTray: 'empty-tray.png', trayMarks: earlier.trayMarks, palette: { red: lab(40), blue: lab(35) } },
+      calibration: { ...blueAgain, tray: earlier.tray, emptyTray: 'empty-tray.png', trayMarks: earlier.trayMarks, trayCorners: earlier.trayCorners, palette: { red: lab(40), blue: lab(35) } },
       kept: ['the tray region and its marks', 'the colour red'],
     });
     // A new empty-tray shot replaces the tray and its marks; without dice shots the die edge is kept.

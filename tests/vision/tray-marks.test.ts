@@ -112,7 +112,7 @@ describe('tray marks from the empty-tray shot', () => {
         expect(reading.valid).toBe(false);
         // First, as it explains the rest (the marks' edges left as objects).
         expect(reading.issues?.[0]?.code).toBe('camera_moved');
-        const [, x, y] = /lie about (-?\d+) px across and (-?\d+) px down from where they were; calibrate again \(dice-tower calibrate\)/.exec(reading.problems[0] ?? '') ?? [];
+        const [, x, y] = /lies about (-?\d+) px across and (-?\d+) px down from where it was; calibrate again \(dice-tower calibrate\)/.exec(reading.problems[0] ?? '') ?? [];
         expect({ moved, x: Number(x), y: Number(y) }).toEqual({ moved, x: near(moved.x, 2), y: near(moved.y, 2) });
       }
     }

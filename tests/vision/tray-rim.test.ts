@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
-import { calibrate, calibratedConfig } from '../../src/vision/calibrate.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { calibrate, calibratedConfig, findTrayCorners, readCalibrationFile } from '../../src/vision/calibrate.js';
 import { decodeFrame, readDiceInImage } from '../../src/vision/index.js';
 import { paintRim, RIM, rimmedFloor } from './marked-tray.js';
 
@@ -55,5 +58,50 @@ describe('a tray with its rim in view', () => {
 
   it('takes a die lying wholly on the rim as no die in the tray', () => {
     expect(read([die(3, 400, 300), die(2, 40, 300)])).toEqual({ valid: false, codes: ['too_few'], values: [3] });
+  });
+
+  it('says the camera has moved when the rim lies off where the calibration saw it, and how far', () => {
+    // A tray with no marks: its rim's four corners are what is looked for.
+    expect(calibration.trayCorners.map((c) => [c.x + c.width / 2, c.y + c.height / 2])).toEqual([
+      [RIM.left + 4, RIM.top + 4],
+      [DEFAULT_TRAY.width - RIM.right - 4, RIM.top + 4],
+      [RIM.left + 4, DEFAULT_TRAY.height - RIM.bottom - 4],
+      [DEFAULT_TRAY.width - RIM.right - 4, DEFAULT_TRAY.height - RIM.bottom - 4],
+    ]);
+    const roll = [die(3, 400, 300), die(5, 900, 500)];
+    for (const moved of [{ x: 14, y: 0 }, { x: -20, y: 10 }, { x: 30, y: -24 }, { x: -46, y: 8 }]) {
+      const shifted = roll.map((d) => ({ ...d, x: d.x + moved.x, y: d.y + moved.y }));
+      const reading = readDiceInImage(decodeFrame(renderTray(shifted, DEFAULT_TRAY, { noiseSeed: 5, floor: rimmedFloor(moved) })), cfg, roll.length);
+      expect({ moved, first: reading.issues?.[0]?.code }).toEqual({ moved, first: 'camera_moved' });
+      const [, x, y] = /lies about (-?\d+) px across and (-?\d+) px down/.exec(reading.problems[0] ?? '') ?? [];
+      expect({ moved, x: Math.abs(Number(x) - moved.x) <= 2, y: Math.abs(Number(y) - moved.y) <= 2 }).toEqual({ moved, x: true, y: true });
+    }
+    // Not moved: a roll refused for a die on the rim, in the calibration's light or another, is refused for that alone.
+    for (const light of [1, 0.75, 1.25]) {
+      const frame = decodeFrame(renderTray([...roll, die(6, RIM.left, 400, 0)], DEFAULT_TRAY, { noiseSeed: 6, floor }));
+      const lit = frame.convertTo(frame.type, light, 0);
+      const codes = readDiceInImage(lit, cfg, 3).issues?.map((i) => i.code) ?? [];
+      expect({ light, first: codes[0], moved: codes.includes('camera_moved') }).toEqual({ light, first: 'outside', moved: false });
+    }
+  });
+
+  it('finds the floor\'s corners only where a rim meets it on both sides', () => {
+    const frame = decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor }));
+    const centres = (tray: Parameters<typeof findTrayCorners>[1]) => findTrayCorners(frame, tray).map((c) => [c.x + c.width / 2, c.y + c.height / 2]);
+    expect(centres(null)).toEqual([]);
+    // A rim on the left and at the top only: one corner; on the left only: none (a straight side fits all along itself).
+    expect(centres({ x: 100, y: 52, width: 1180, height: 668 })).toEqual([[100, 52]]);
+    expect(centres({ x: 100, y: 0, width: 1180, height: 720 })).toEqual([]);
+    // A corner near the frame's edge keeps the part of its box inside the frame.
+    expect(findTrayCorners(frame, { x: 20, y: 10, width: 1200, height: 700 })[0]).toMatchObject({ x: 0, y: 0, width: 52, height: 42 });
+  });
+
+  it('loads a calibration file without corners (written before them) with none, and refuses bad ones', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'dice-rim-')), 'calibration.json');
+    const { trayCorners: _, ...older } = calibration;
+    writeFileSync(file, JSON.stringify(older));
+    expect(readCalibrationFile(file)).toEqual({ ...older, trayCorners: [] });
+    writeFileSync(file, JSON.stringify({ ...older, trayCorners: [{ x: 1, y: 2, width: 64, height: 64, area: 5, cells: [] }] }));
+    expect(() => readCalibrationFile(file)).toThrow(/calibration\.json is not a dice-tower calibration \(bad tray corners\)/);
   });
 });
