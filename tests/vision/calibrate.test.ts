@@ -8,7 +8,7 @@ import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, renderTray, throwDice, throwHopper } f
 import { calibrate, calibratedConfig, findTrayRegion, onTopOf, readCalibrationFile, writeCalibrationFile, type Calibration } from '../../src/vision/calibrate.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage } from '../../src/vision/index.js';
 import { nearestColour } from '../../src/vision/palette.js';
-import { paintRim, RIM } from './marked-tray.js';
+import { paintRim, RIM } from '../../src/hardware/simulator/floors.js';
 
 /** A simulator frame with a wooden rim painted around the felt: the tray floor is the inside. */
 const withRim = (jpeg: Buffer): cv.Mat => paintRim(decodeFrame(jpeg));

@@ -4,7 +4,7 @@ import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
 import { calibrate, calibratedConfig } from '../../src/vision/calibrate.js';
 import { decodeFrame } from '../../src/vision/index.js';
-import { DOT, markedFloor, RING, SQUARE } from './marked-tray.js';
+import { DOT, markedFloor, RING, SQUARE } from '../../src/hardware/simulator/floors.js';
 import { meanBrightness } from '../../src/vision/camera-checks.js';
 import { createDiceReader } from '../../src/vision/read-dice.js';
 import { buffersHeldAfter } from '../opencv-buffers.js';

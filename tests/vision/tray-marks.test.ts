@@ -10,7 +10,7 @@ import cv from '../../src/hardware/opencv.js';
 import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from '../../src/vision/index.js';
 import { cameraMovedBy, cellColours, markCells, markMovedBy, ownColourShare } from '../../src/vision/read-dice.js';
 import { colourDistance, type Lab } from '../../src/vision/palette.js';
-import { DOT, GRAIN, GRAIN_LENGTH, grainFloor, LOGO, markedFloor, RING, SCRATCH, speckledFloor, SQUARE } from './marked-tray.js';
+import { DOT, GRAIN, GRAIN_LENGTH, grainFloor, LOGO, markedFloor, RING, SCRATCH, speckledFloor, SQUARE } from '../../src/hardware/simulator/floors.js';
 
 const floor = markedFloor();
 const emptyShot = decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor }));

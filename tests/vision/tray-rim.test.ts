@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calibrate, calibratedConfig, findTrayCorners, readCalibrationFile } from '../../src/vision/calibrate.js';
 import { decodeFrame, readDiceInImage } from '../../src/vision/index.js';
-import { paintRim, RIM, rimmedFloor } from './marked-tray.js';
+import { paintRim, RIM, rimmedFloor } from '../../src/hardware/simulator/floors.js';
 
 // A tray whose wooden rim is in view all round, as a camera over a real tray sees it, calibrated from its empty shot.
 const floor = rimmedFloor();

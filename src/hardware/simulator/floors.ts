@@ -1,6 +1,13 @@
-import cv from '../../src/hardware/opencv.js';
-import { SeededRandom } from '../../src/hardware/index.js';
-import { DEFAULT_TRAY, feltBackground } from '../../src/hardware/simulator/index.js';
+/**
+ * Tray floors other than plain felt, for `renderTray`'s `floor`: felt with
+ * marks printed or spilt on it, wood grain, specks, and a wooden rim in view
+ * all round. The vision tests and the tray-floor benchmark read dice on them,
+ * with the tray calibrated from an empty shot.
+ */
+import cv from '../opencv.js';
+import { SeededRandom } from '../random.js';
+import { feltBackground } from './render.js';
+import { DEFAULT_TRAY } from './scene.js';
 
 /**
  * A tray whose felt has marks printed or spilt on it: a die face's 1 (a ring
