@@ -188,6 +188,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
       `  normal die edge ${calibration.dieSize === null ? 'not measured (no dice shots)' : `${round(calibration.dieSize)} px`}`,
       ...Object.entries(calibration.palette).map(([name, lab]) => `  ${name}: L ${round(lab.L)}, a ${round(lab.a)}, b ${round(lab.b)}`),
       `  tray marks the reader ignores: ${marksText(calibration)}`,
+      `  rim corners, looked for with the marks to tell a moved camera: ${calibration.trayCorners.length > 0 ? calibration.trayCorners.length : 'none (no rim in view on two sides)'}`,
       ...(empty ? diceLeftIn(empty, calibration) : []).map((die) => `  warning: the empty tray shows a ${die.value} at (${Math.round(die.center.x)}, ${Math.round(die.center.y)}); if a die was left there, take it out and calibrate again (dice lying there would be missed)`),
       ...closePairs(calibration).map((pair) => `  warning: ${pair} are close; light the tray evenly or use dice of clearer colours`),
     ].join('\n') + '\n',

@@ -143,6 +143,7 @@ describe('dice-tower calibrate', () => {
     expect(cal.out).toContain(`calibration written to ${join(data, 'calibration.json')}`);
     expect(cal.out).toMatch(/normal die edge \d+(\.\d)? px/);
     expect(cal.out).toContain('tray marks the reader ignores: none');
+    expect(cal.out).toContain('rim corners, looked for with the marks to tell a moved camera: none (no rim in view on two sides)');
     expect(cal.out).not.toContain('warning');
     const written = JSON.parse(readFileSync(join(data, 'calibration.json'), 'utf8')) as { palette: Record<string, unknown>; dieSize: number; emptyTray: string };
     expect(Object.keys(written.palette).sort()).toEqual(['red', 'white']);

@@ -81,14 +81,40 @@ function trayRegionIn(image: cv.Mat, scratch: Scratch): Region | null {
     return r.x <= cx && r.y <= cy && r.x + r.width >= cx && r.y + r.height >= cy && c.area > 0.1 * small.rows * small.cols;
   });
   if (!around) throw new Error('no tray floor found around the middle of the image: point the camera at the empty tray');
-  const r = around.boundingRect();
+  const inner = innerBox(around, small.rows, small.cols, scratch);
   const snap = (v: number, limit: number) => (Math.abs(v - limit) <= limit * EDGE_SNAP + 1 ? limit : v);
-  const x0 = r.x * scale <= image.cols * EDGE_SNAP ? 0 : (r.x + 1) * scale;
-  const y0 = r.y * scale <= image.rows * EDGE_SNAP ? 0 : (r.y + 1) * scale;
-  const x1 = snap((r.x + r.width - 1) * scale, image.cols);
-  const y1 = snap((r.y + r.height - 1) * scale, image.rows);
+  const x0 = inner.x0 * scale <= image.cols * EDGE_SNAP ? 0 : (inner.x0 + 1) * scale;
+  const y0 = inner.y0 * scale <= image.rows * EDGE_SNAP ? 0 : (inner.y0 + 1) * scale;
+  const x1 = snap(inner.x1 * scale, image.cols);
+  const y1 = snap(inner.y1 * scale, image.rows);
   if (x0 === 0 && y0 === 0 && x1 === image.cols && y1 === image.rows) return null;
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/**
+ * An upright box inside the floor's outline (first and last column and row,
+ * inclusive): its bounding box with each side moved in until it lies wholly on
+ * the floor. A tray turned against the frame, or with rounded corners, has rim
+ * inside its bounding box, and the reader looks at everything inside the box:
+ * rim there would be an object in every roll.
+ */
+function innerBox(outline: cv.Contour, rows: number, cols: number, scratch: Scratch): { x0: number; y0: number; x1: number; y1: number } {
+  const filled = scratch.add(new cv.Mat(rows, cols, cv.CV_8U, 0));
+  filled.drawContours([outline.getPoints()], -1, new cv.Vec3(255, 255, 255), -1);
+  const r = outline.boundingRect();
+  let [x0, y0, x1, y1] = [r.x, r.y, r.x + r.width - 1, r.y + r.height - 1];
+  const onFloor = (x: number, y: number, width: number, height: number) => scratch.add(filled.getRegion(new cv.Rect(x, y, width, height))).countNonZero() === width * height;
+  for (let moved = true; moved && x0 < x1 && y0 < y1; ) {
+    const sides = [!onFloor(x0, y0, 1, y1 - y0 + 1), !onFloor(x1, y0, 1, y1 - y0 + 1), !onFloor(x0, y0, x1 - x0 + 1, 1), !onFloor(x0, y1, x1 - x0 + 1, 1)];
+    moved = sides.some(Boolean);
+    if (sides[0]) x0++;
+    if (sides[1]) x1--;
+    if (sides[2]) y0++;
+    if (sides[3]) y1--;
+  }
+  // A box that lost half its width or height is no tray's floor seen from above.
+  if (2 * (x1 - x0) < r.width || 2 * (y1 - y0) < r.height) throw new Error('the tray floor found around the middle of the image is far from a rectangle: point the camera straight down at the empty tray');
+  return { x0, y0, x1, y1 };
 }
 
 /**
@@ -149,7 +175,10 @@ export function findTrayCorners(empty: cv.Mat, tray: Region | null): TrayMark[] 
  * median edge. Throws when no die is found.
  */
 export function measureDice(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG): { lab: Lab; dieSize: number; count: number } {
-  const dice = readDiceInImage(image, cfg).dice.filter((d) => d.lab !== undefined);
+  const reading = readDiceInImage(image, cfg);
+  // A die cut by the tray's edge would be measured smaller than it is.
+  const cut = (reading.issues ?? []).filter((i) => i.code === 'outside').map((i) => i.at);
+  const dice = reading.dice.filter((d) => d.lab !== undefined && !cut.some((at) => at !== undefined && at.x === d.center.x && at.y === d.center.y));
   if (dice.length === 0) throw new Error('no dice found in the shot: lay the dice flat on the tray, apart from each other');
   const labs = dice.map((d) => d.lab as Lab);
   return {
@@ -221,7 +250,10 @@ function isLab(v: unknown): v is Lab {
 export function onTopOf(earlier: Calibration | null, fresh: Calibration, measuredTray: boolean): { calibration: Calibration; kept: string[] } {
   if (!madeFor(earlier, fresh.frame)) return { calibration: fresh, kept: [] };
   const kept: string[] = [];
-  if (!measuredTray) kept.push(`${earlier.tray ? 'the tray region' : 'the tray filling the frame'}${earlier.trayMarks.length > 0 ? ' and its marks' : ''}`);
+  if (!measuredTray) {
+    const parts = [earlier.tray ? 'the tray region' : 'the tray filling the frame', ...(earlier.trayMarks.length > 0 ? ['its marks'] : []), ...(earlier.trayCorners.length > 0 ? ['its rim corners'] : [])];
+    kept.push(parts.length === 1 ? parts[0] as string : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) as string}`);
+  }
   if (fresh.dieSize === null && earlier.dieSize !== null) kept.push('the normal die edge');
   const colours = Object.keys(earlier.palette).filter((name) => !(name in fresh.palette));
   if (colours.length > 0) kept.push(`the colour${colours.length === 1 ? '' : 's'} ${colours.join(', ')}`);

@@ -3,7 +3,7 @@ import type { Frame } from '../hardware/types.js';
 import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_DIR, type FaceClassifier, type FaceGuess } from './face-classifier.js';
 import { colourDistance, DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
-import { beyondTray, DEFAULT_SCENE_CONFIG, judgeScene, type Region, type SceneConfig } from './validity.js';
+import { DEFAULT_SCENE_CONFIG, judgeScene, type Region, type SceneConfig } from './validity.js';
 import { decodeImage } from '../hardware/image-bytes.js';
 
 /** Something on the empty tray's floor that stands out from it as a die or a pip would (a printed logo, a stain, a screw head), as the calibration's empty-tray shot shows it: its upright box and its area in the foreground mask, frame pixels, and how its box looks. */
@@ -1028,12 +1028,9 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): DieBlobs {
   const { blobs, objects } = diceOfBlobs(image, large, cfg);
   const all = cfg.findByPips ? [...blobs, ...diceByPips(image, specks, blobs, cfg)] : blobs;
   const typical = median(all.map((blob) => blob.size));
-  // The search reads windows with the classifier (readDiceInImage). Not beyond a calibrated tray: nothing there is part of the roll.
-  const tray = cfg.tray;
-  const inTray = (box: readonly Point[]) => !tray || !beyondTray(box, tray);
   // A blob taken for one die far larger than the typical die (more than a Las Vegas big die) may be a square cluster of dice that no cut parted: searched too.
   const clusters = all.filter((blob) => blob.size >= typical * SEARCH_CLUSTER).map((blob) => blob.box);
-  const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...objects, ...clusters].filter(inTray), typical) : [];
+  const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...objects, ...clusters], typical) : [];
   return { blobs: all, objects, searchAt, typical };
 }
 

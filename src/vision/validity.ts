@@ -22,7 +22,7 @@ export interface SceneConfig extends SizeConfig {
   readonly tray: Region | null;
   /** Size of the frames the tray region and die size were calibrated on; a frame of another size is refused (`vision/calibration_mismatch`): a camera that ignored the asked resolution would put the tray in the wrong place. Null: any size. */
   readonly trayFrame: { readonly width: number; readonly height: number } | null;
-  /** Pixels a die's box may poke past a calibrated tray region (rounding, blur); with no region, how near the frame's edge a cut side lies. */
+  /** How near the tray's edge (a calibrated tray region's, else the frame's) a die's cut side lies, and how far its box may poke past that edge (rounding, blur), pixels. */
   readonly trayMargin: number;
   /** Longest/shortest side of a die's box above which the die is cocked (a die tipped 25° shows ~1.33; flat dice in photos up to ~1.22). Raise it for an oblique camera. */
   readonly cockedAspect: number;

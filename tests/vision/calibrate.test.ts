@@ -106,7 +106,7 @@ describe('calibration from simulator images', () => {
     const blueAgain: Calibration = { ...earlier, createdAt: '2026-01-02T00:00:00.000Z', tray: null, emptyTray: null, trayMarks: [], trayCorners: [], dieSize: 62, palette: { blue: lab(35) } };
     expect(onTopOf(earlier, blueAgain, false)).toEqual({
       calibration: { ...blueAgain, tray: earlier.tray, emptyTray: 'empty-tray.png', trayMarks: earlier.trayMarks, trayCorners: earlier.trayCorners, palette: { red: lab(40), blue: lab(35) } },
-      kept: ['the tray region and its marks', 'the colour red'],
+      kept: ['the tray region, its marks and its rim corners', 'the colour red'],
     });
     // A new empty-tray shot replaces the tray and its marks; without dice shots the die edge is kept.
     const trayAgain: Calibration = { ...blueAgain, tray: null, emptyTray: 'empty-tray.png', dieSize: null, palette: {} };
@@ -115,6 +115,16 @@ describe('calibration from simulator images', () => {
     const smaller: Calibration = { ...blueAgain, frame: { width: 640, height: 480 } };
     expect(onTopOf(earlier, smaller, false)).toEqual({ calibration: smaller, kept: [] });
     expect(onTopOf(null, blueAgain, false)).toEqual({ calibration: blueAgain, kept: [] });
+  });
+
+  it('measures no die cut by the tray\'s edge: its size would be part of a die\'s', () => {
+    const earlier = calibrate(withRim(renderTray([], DEFAULT_TRAY, { noiseSeed: 5 })), {}, 'empty-tray.png', new Date(0));
+    const edge = earlier.tray?.x ?? 0;
+    // One red die on the floor, two across the floor's left edge (the rim not painted, as a shot from a camera that sees past it).
+    const red = (x: number, y: number) => ({ value: 2, colour: 'red' as const, x, y, size: 64, angle: 0 });
+    const shot = decodeFrame(renderTray([red(640, 360), red(edge, 200), red(edge, 520)], DEFAULT_TRAY, { noiseSeed: 12 }));
+    const measured = calibrate(null, { red: shot }, null, new Date(0), earlier).dieSize ?? 0;
+    expect(Math.abs(measured - 64)).toBeLessThanOrEqual(6);
   });
 
   it('measures dice shots given without an empty tray inside the earlier calibration\'s tray, for frames of its size', () => {

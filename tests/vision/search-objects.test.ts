@@ -107,7 +107,7 @@ describe('a patterned object (a sheet of dots) in the tray', () => {
     expect(readDiceInImage(frame, DEFAULT_VISION_CONFIG).valid).toBe(false);
   });
 
-  it('is not searched when it lies beyond a calibrated tray region (nothing there is part of the roll)', () => {
+  it('is not searched when it lies beyond a calibrated tray region: the reader cuts its mask there (nothing beyond is part of the roll)', () => {
     expect(findDieBlobs(frame, { ...DEFAULT_VISION_CONFIG, tray: { x: 0, y: 0, width: 160, height: 160 } }).searchAt).toEqual([]);
   });
 });
@@ -140,7 +140,7 @@ describe('a square cluster of dice taken for one large die', () => {
     expect(read.length).toBeGreaterThanOrEqual(22);
   });
 
-  it('is not searched when it lies beyond a calibrated tray region', () => {
+  it('is not searched when it lies beyond a calibrated tray region (the mask is cut there)', () => {
     const inCluster = (cfg: typeof DEFAULT_VISION_CONFIG) => findDieBlobs(image, cfg).searchAt.filter((p) => inBox(cluster, p));
     expect(inCluster(DEFAULT_VISION_CONFIG).length).toBeGreaterThan(0);
     expect(inCluster({ ...DEFAULT_VISION_CONFIG, tray: { x: 0, y: 0, width: 160, height: 160 } })).toEqual([]);

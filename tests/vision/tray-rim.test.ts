@@ -41,6 +41,22 @@ describe('a tray with its rim in view', () => {
     }
   });
 
+  it('reads a tray turned against the frame, or with rounded corners: the region it takes lies on the floor', () => {
+    const inner = { width: DEFAULT_TRAY.width - RIM.left - RIM.right - 160, height: DEFAULT_TRAY.height - RIM.top - RIM.bottom - 160, dieSize: 64 };
+    const values = (xs: readonly (number | null)[]) => [...xs].sort();
+    for (const shape of [{ turn: 1 }, { turn: -2 }, { cornerRadius: 40 }, { turn: 1.5, cornerRadius: 40 }]) {
+      const shaped = rimmedFloor({ x: 0, y: 0 }, shape);
+      const turned = calibratedConfig(calibrate(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor: shaped })), {}, 'empty-tray.png', new Date(0)));
+      for (let seed = 400; seed < 406; seed++) {
+        const count = 1 + (seed % 6);
+        // Dice at least 80 pixels from the rim: the region lies inside the floor, up to about 40 pixels in where the floor is turned most.
+        const dice = throwDice(new SeededRandom(seed), count, LAS_VEGAS_COLOURS, inner).map((d) => ({ ...d, x: d.x + RIM.left + 80, y: d.y + RIM.top + 80 }));
+        const reading = readDiceInImage(decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed, floor: shaped })), turned, count);
+        expect({ shape, seed, valid: reading.valid, values: values(reading.dice.map((d) => d.value)) }).toEqual({ shape, seed, valid: true, values: values(dice.map((d) => d.value)) });
+      }
+    }
+  });
+
   it('refuses a roll with a die lying partly on the rim, naming each part seen on the floor as partly outside the tray', () => {
     const inside = die(3, 400, 300);
     // Half on the left rim, a third on the bottom rim, and a quarter at the top right corner.

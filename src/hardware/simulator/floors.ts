@@ -63,20 +63,50 @@ export function speckledFloor(count: number, seed = 5): Buffer {
 export const RIM = { left: 96, right: 80, top: 48, bottom: 40 };
 
 /** Paints the tray's wooden rim over `image` (a frame or a floor of the tray's size), in place; `moved`: that far off. */
-export function paintRim(image: cv.Mat, moved = { x: 0, y: 0 }): cv.Mat {
+export function paintRim(image: cv.Mat, moved = { x: 0, y: 0 }, shape: RimShape = {}): cv.Mat {
   const { cols: width, rows: height } = image;
   const wood = new cv.Vec3(40, 90, 150);
   const [left, right] = [RIM.left + moved.x, width - RIM.right + moved.x];
   const [top, bottom] = [RIM.top + moved.y, height - RIM.bottom + moved.y];
-  image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(left - 1, height - 1), wood, -1);
-  image.drawRectangle(new cv.Point2(right, 0), new cv.Point2(width - 1, height - 1), wood, -1);
-  image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(width - 1, top - 1), wood, -1);
-  image.drawRectangle(new cv.Point2(0, bottom), new cv.Point2(width - 1, height - 1), wood, -1);
+  const { turn = 0, cornerRadius = 0 } = shape;
+  if (turn === 0 && cornerRadius === 0) {
+    image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(left - 1, height - 1), wood, -1);
+    image.drawRectangle(new cv.Point2(right, 0), new cv.Point2(width - 1, height - 1), wood, -1);
+    image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(width - 1, top - 1), wood, -1);
+    image.drawRectangle(new cv.Point2(0, bottom), new cv.Point2(width - 1, height - 1), wood, -1);
+    return image;
+  }
+  // The floor's outline: its corners rounded (arcs every 10 degrees), turned about its centre; wood everywhere outside it.
+  const [cx, cy] = [(left + right) / 2, (top + bottom) / 2];
+  const r = cornerRadius;
+  const arcs = [
+    [right - r, bottom - r, 0],
+    [left + r, bottom - r, 90],
+    [left + r, top + r, 180],
+    [right - r, top + r, 270],
+  ] as const;
+  const [cos, sin] = [Math.cos((turn * Math.PI) / 180), Math.sin((turn * Math.PI) / 180)];
+  const outline = arcs.flatMap(([ax, ay, from]) =>
+    Array.from({ length: 10 }, (_, k) => {
+      const a = ((from + k * 10) * Math.PI) / 180;
+      const [x, y] = [ax + r * Math.cos(a) - cx, ay + r * Math.sin(a) - cy];
+      return new cv.Point2(Math.round(cx + x * cos - y * sin), Math.round(cy + x * sin + y * cos));
+    }),
+  );
+  const floor = new cv.Mat(height, width, cv.CV_8U, 0);
+  floor.drawFillPoly([outline], new cv.Vec3(255, 255, 255));
+  image.setTo(wood, floor.bitwiseNot());
   return image;
 }
 
+/** A rim not square to the camera: `turn` degrees about the floor's centre, and inner corners rounded to `cornerRadius` pixels. */
+export interface RimShape {
+  readonly turn?: number;
+  readonly cornerRadius?: number;
+}
+
 /** The felt with the tray's wooden rim painted around it, for `renderTray`'s `floor` (dice drawn on it may lie on the rim, and the rim takes the frame's grain and light); `moved`: the rim drawn that far off. */
-export function rimmedFloor(moved = { x: 0, y: 0 }): Buffer {
+export function rimmedFloor(moved = { x: 0, y: 0 }, shape: RimShape = {}): Buffer {
   const { width, height } = DEFAULT_TRAY;
-  return paintRim(new cv.Mat(Buffer.from(feltBackground(DEFAULT_TRAY)), height, width, cv.CV_8UC3), moved).getData();
+  return paintRim(new cv.Mat(Buffer.from(feltBackground(DEFAULT_TRAY)), height, width, cv.CV_8UC3), moved, shape).getData();
 }
