@@ -778,6 +778,9 @@ const TRAY_MARK_STILL = TRAY_MARK_COLOUR / 3;
 // every 2 around the best. A mark is found moved only where it fits clearly better than 8 pixels or more away (a line of wood
 // grain or a scratch fits all along itself), and the camera only when two marks or more are found moved alike (`cameraMovedBy`).
 const TRAY_MARK_LOOK = 48;
+// A rim's corner moved further than this (pixels) has brought the rim into the calibrated region, which lies about 4 pixels
+// inside a rim square to the camera (calibrate.ts): the rolls are refused for it, and the camera is named.
+const TRAY_CORNER_STILL = 4;
 // How many marks (the largest) are looked for so: each takes 1-4 ms.
 const TRAY_MARKS_LOOKED_FOR = 6;
 const TRAY_MARK_APART = 8;
@@ -883,12 +886,12 @@ function markFitter(image: cv.Mat, mark: TrayMark, grid: { across: number; down:
 }
 
 /**
- * Where a mark that does not fit within `TRAY_MARK_REACH` lies, when it lies
+ * Where a mark that does not fit within `still` (`TRAY_MARK_REACH`) lies, when it lies
  * further (up to `TRAY_MARK_LOOK`) and fits there clearly better than
  * `TRAY_MARK_APART` or more from it (at the first, coarse offsets); else null
  * (a die on it, or a mark too plain to place).
  */
-export function markMovedBy(image: cv.Mat, mark: TrayMark): Point | null {
+export function markMovedBy(image: cv.Mat, mark: TrayMark, still = TRAY_MARK_REACH): Point | null {
   const grid = markGrid(mark);
   const scratch = new Scratch();
   try {
@@ -914,7 +917,7 @@ export function markMovedBy(image: cv.Mat, mark: TrayMark): Point | null {
         }
       }
     }
-    if (Math.max(Math.abs(best.dx), Math.abs(best.dy)) <= TRAY_MARK_REACH) return null;
+    if (Math.max(Math.abs(best.dx), Math.abs(best.dy)) <= still) return null;
     // Best at the edge of what can be looked at (the frame's edge, or the farthest look) may be best only there: a rim's corner
     // near the frame's top, moved further up than its box can follow, fitted best at the last offset inside (4 px off).
     const around = best;
@@ -2127,8 +2130,9 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     // A refused roll may be a moved camera's: its marks' edges are left in the mask. Looked for only then (a roll read well costs
     // nothing more), and only with the largest marks, the surest to place.
     // The rim's corners too: a tray with no marks, or one, has them (a rim's straight side alone fits all along itself).
-    const marks = [...[...cfg.trayMarks].sort((p, q) => q.area - p.area).slice(0, TRAY_MARKS_LOOKED_FOR), ...cfg.trayCorners];
-    const moved = !judged.valid && marks.length >= 2 ? cameraMovedBy(marks.flatMap((mark) => markMovedBy(image, mark) ?? [])) : null;
+    const marks = [...cfg.trayMarks].sort((p, q) => q.area - p.area).slice(0, TRAY_MARKS_LOOKED_FOR);
+    const lookFor = () => [...marks.map((mark) => markMovedBy(image, mark)), ...cfg.trayCorners.map((corner) => markMovedBy(image, corner, TRAY_CORNER_STILL))];
+    const moved = !judged.valid && marks.length + cfg.trayCorners.length >= 2 ? cameraMovedBy(lookFor().flatMap((p) => p ?? [])) : null;
     const final = moved ? judgeScene({ ...draft, cameraMoved: moved }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount) : judged;
     return { ...final, width: image.cols, height: image.rows, ms: performance.now() - started };
   } finally {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calibrate, calibratedConfig, findTrayCorners, readCalibrationFile } from '../../src/vision/calibrate.js';
 import { decodeFrame, readDiceInImage } from '../../src/vision/index.js';
+import { markMovedBy } from '../../src/vision/read-dice.js';
 import { paintRim, RIM, rimmedFloor } from '../../src/hardware/simulator/floors.js';
 
 // A tray whose wooden rim is in view all round, as a camera over a real tray sees it, calibrated from its empty shot.
@@ -99,6 +100,21 @@ describe('a tray with its rim in view', () => {
       const codes = readDiceInImage(lit, cfg, 3).issues?.map((i) => i.code) ?? [];
       expect({ light, first: codes[0], moved: codes.includes('camera_moved') }).toEqual({ light, first: 'outside', moved: false });
     }
+  });
+
+  it('takes a rim corner moved more than 4 pixels (the region\'s inset) as moved: a refused roll then names the camera', () => {
+    const movedBy = (moved: { x: number; y: number }) => {
+      const frame = decodeFrame(renderTray([die(3, 400, 300)], DEFAULT_TRAY, { noiseSeed: 7, floor: rimmedFloor(moved) }));
+      return calibration.trayCorners.map((corner) => markMovedBy(frame, corner, 4));
+    };
+    expect(movedBy({ x: 6, y: 0 })).toEqual(Array.from({ length: 4 }, () => ({ x: 6, y: 0 })));
+    expect(movedBy({ x: -2, y: 4 })).toEqual([null, null, null, null]);
+    // A tray mark is not taken as moved so soon: the reader clears a mark found up to 6 pixels off.
+    const frame = decodeFrame(renderTray([die(3, 400, 300)], DEFAULT_TRAY, { noiseSeed: 7, floor: rimmedFloor({ x: 6, y: 0 }) }));
+    expect(calibration.trayCorners.map((corner) => markMovedBy(frame, corner))).toEqual([null, null, null, null]);
+    // Moved 6 pixels, a roll refused for a die on the rim names the camera first.
+    const onRim = decodeFrame(renderTray([die(3, 400, 300), die(6, RIM.left + 6, 400, 0)], DEFAULT_TRAY, { noiseSeed: 7, floor: rimmedFloor({ x: 6, y: 0 }) }));
+    expect(readDiceInImage(onRim, cfg, 2).issues?.[0]?.code).toBe('camera_moved');
   });
 
   it('finds the floor\'s corners only where a rim meets it on both sides', () => {
