@@ -286,14 +286,19 @@ export function readCalibrationFile(file: string): Calibration | null {
   if (data.version !== 1) throw bad(`version ${String(data.version)}`);
   if (typeof data.palette !== 'object' || data.palette === null || !Object.values(data.palette).every(isLab)) throw bad('bad palette');
   if (data.dieSize !== null && (typeof data.dieSize !== 'number' || !(data.dieSize > 0))) throw bad('bad die size');
+  const frame = data.frame;
+  if (typeof frame !== 'object' || frame === null || !Number.isInteger(frame.width) || !Number.isInteger(frame.height) || !(frame.width > 0 && frame.height > 0)) throw bad('bad frame size');
   const t = data.tray;
-  const isRegion = (r: Partial<Region> | null | undefined) => typeof r === 'object' && r !== null && [r.x, r.y, r.width, r.height].every((v) => typeof v === 'number' && v >= 0);
-  if (t !== null && !isRegion(t)) throw bad('bad tray region');
+  // Every box lies inside the frame: the reader cuts regions of frames of that size at them.
+  const isRegion = (r: Partial<Region> | null | undefined) =>
+    typeof r === 'object' && r !== null && [r.x, r.y, r.width, r.height].every((v) => typeof v === 'number' && v >= 0) && (r.x as number) + (r.width as number) <= frame.width && (r.y as number) + (r.height as number) <= frame.height;
+  const size = `the ${frame.width}x${frame.height} frame`;
+  if (t !== null && !isRegion(t)) throw bad(`bad tray region, or one beyond ${size}`);
   const marks: unknown = data.trayMarks ?? [];
   const isMark = (m: Partial<TrayMark>) => isRegion(m) && typeof m.area === 'number' && m.area >= 0 && Array.isArray(m.cells) && m.cells.length === markCells(m as TrayMark) && m.cells.every(isLab);
-  if (!Array.isArray(marks) || !marks.every(isMark)) throw bad('bad tray marks');
+  if (!Array.isArray(marks) || !marks.every(isMark)) throw bad(`bad tray marks, or one beyond ${size}`);
   const corners: unknown = data.trayCorners ?? [];
-  if (!Array.isArray(corners) || !corners.every(isMark)) throw bad('bad tray corners');
+  if (!Array.isArray(corners) || !corners.every(isMark)) throw bad(`bad tray corners, or one beyond ${size}`);
   return { ...data, trayMarks: marks, trayCorners: corners } as Calibration;
 }
 

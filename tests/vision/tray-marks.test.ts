@@ -232,7 +232,7 @@ describe('tray marks from the empty-tray shot', () => {
     writeFileSync(file, JSON.stringify(older));
     expect(readCalibrationFile(file)).toEqual({ ...older, trayMarks: [] });
     writeFileSync(file, JSON.stringify({ ...older, trayMarks: [{ x: 1, y: 2, width: 3, height: 4, area: 5 }] }));
-    expect(() => readCalibrationFile(file)).toThrow(/calibration\.json is not a dice-tower calibration \(bad tray marks\)/);
+    expect(() => readCalibrationFile(file)).toThrow(/calibration\.json is not a dice-tower calibration \(bad tray marks, or one beyond the 1280x720 frame\)/);
   });
 
   it('measures a mark\'s cells row by row, and refuses a box outside the frame', () => {

@@ -134,6 +134,14 @@ describe('a tray with its rim in view', () => {
     writeFileSync(file, JSON.stringify(older));
     expect(readCalibrationFile(file)).toEqual({ ...older, trayCorners: [] });
     writeFileSync(file, JSON.stringify({ ...older, trayCorners: [{ x: 1, y: 2, width: 64, height: 64, area: 5, cells: [] }] }));
-    expect(() => readCalibrationFile(file)).toThrow(/calibration\.json is not a dice-tower calibration \(bad tray corners\)/);
+    expect(() => readCalibrationFile(file)).toThrow(/calibration\.json is not a dice-tower calibration \(bad tray corners, or one beyond the 1280x720 frame\)/);
+    // A box beyond the frame (a file edited by hand) is refused when loaded, not when a refused roll looks for it.
+    const corner = calibration.trayCorners[0] as (typeof calibration.trayCorners)[number];
+    writeFileSync(file, JSON.stringify({ ...older, trayCorners: [{ ...corner, x: 1250 }] }));
+    expect(() => readCalibrationFile(file)).toThrow(/bad tray corners, or one beyond the 1280x720 frame/);
+    writeFileSync(file, JSON.stringify({ ...older, tray: { x: 100, y: 52, width: 1096, height: 700 } }));
+    expect(() => readCalibrationFile(file)).toThrow(/bad tray region, or one beyond the 1280x720 frame/);
+    writeFileSync(file, JSON.stringify({ ...older, frame: { width: 0, height: 720 } }));
+    expect(() => readCalibrationFile(file)).toThrow(/is not a dice-tower calibration \(bad frame size\)/);
   });
 });
