@@ -39,16 +39,18 @@ interface Tray {
   readonly frame: (dice: ReturnType<typeof throwDice>, seed: number, moved: Offset) => cv.Mat;
   /** Where dice are thrown: the floor inside the rim, or the whole frame. */
   readonly floor: { x: number; y: number; width: number; height: number };
+  /** Whether a moved camera can be told on it: plain felt has no mark or rim to tell it by (a camera moved over it changes nothing the reader sees). */
+  readonly marked: boolean;
 }
 const whole = { x: 0, y: 0, width: DEFAULT_TRAY.width, height: DEFAULT_TRAY.height };
 // Dice thrown onto a rimmed floor keep 4 px from the rim: the calibrated floor lies up to 4 px inside it.
 const SPARE = 4;
 const insideRim = { x: RIM.left + SPARE, y: RIM.top + SPARE, width: DEFAULT_TRAY.width - RIM.left - RIM.right - 2 * SPARE, height: DEFAULT_TRAY.height - RIM.top - RIM.bottom - 2 * SPARE };
 const trays: Tray[] = [
-  { name: 'plain felt', frame: (dice, seed) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed })), floor: whole },
-  { name: 'marked felt', frame: (dice, seed, moved) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed, floor: markedFloor(moved) })), floor: whole },
-  { name: 'rim in the floor', frame: (dice, seed, moved) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed, floor: rimmedFloor(moved) })), floor: insideRim },
-  { name: 'rim painted over', frame: (dice, seed, moved) => paintRim(decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed })), moved), floor: insideRim },
+  { name: 'plain felt', frame: (dice, seed) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed })), floor: whole, marked: false },
+  { name: 'marked felt', frame: (dice, seed, moved) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed, floor: markedFloor(moved) })), floor: whole, marked: true },
+  { name: 'rim in the floor', frame: (dice, seed, moved) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed, floor: rimmedFloor(moved) })), floor: insideRim, marked: true },
+  { name: 'rim painted over', frame: (dice, seed, moved) => paintRim(decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed })), moved), floor: insideRim, marked: true },
 ];
 const MOVES: readonly Offset[] = [{ x: 14, y: 0 }, { x: -20, y: 10 }, { x: 30, y: -24 }, { x: -46, y: 8 }];
 
@@ -79,8 +81,7 @@ const results = trays.map((tray) => {
   const cfg = calibratedConfig(calibration);
   const still = Array.from({ length: throws }, (_, i) => outcome(tray, cfg, firstSeed + i, { x: 0, y: 0 }));
   const tally = (xs: { kind: string }[]) => xs.reduce<Record<string, number>>((t, o) => ({ ...t, [o.kind]: (t[o.kind] ?? 0) + 1 }), {});
-  // Plain felt has no mark or rim to tell a moved camera by: a camera moved over it changes nothing the reader sees.
-  const moved = tray.name === 'plain felt' ? [] : MOVES.flatMap((m) => Array.from({ length: movedRolls }, (_, i) => outcome(tray, cfg, firstSeed + 10_000 + i, m)));
+  const moved = !tray.marked ? [] : MOVES.flatMap((m) => Array.from({ length: movedRolls }, (_, i) => outcome(tray, cfg, firstSeed + 10_000 + i, m)));
   return {
     tray: tray.name,
     marks: calibration.trayMarks.length,

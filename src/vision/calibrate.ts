@@ -9,7 +9,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
 import { cellColours, checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, foregroundMask, markCells, median, readDiceInImage, Scratch, type TrayMark, type VisionConfig } from './read-dice.js';
-import type { Region } from './validity.js';
+import { outsideTray, type Region } from './validity.js';
 import { errorText } from '../error-text.js';
 
 export interface Calibration {
@@ -175,10 +175,8 @@ export function findTrayCorners(empty: cv.Mat, tray: Region | null): TrayMark[] 
  * median edge. Throws when no die is found.
  */
 export function measureDice(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG): { lab: Lab; dieSize: number; count: number } {
-  const reading = readDiceInImage(image, cfg);
   // A die cut by the tray's edge would be measured smaller than it is.
-  const cut = (reading.issues ?? []).filter((i) => i.code === 'outside').map((i) => i.at);
-  const dice = reading.dice.filter((d) => d.lab !== undefined && !cut.some((at) => at !== undefined && at.x === d.center.x && at.y === d.center.y));
+  const dice = readDiceInImage(image, cfg).dice.filter((d) => d.lab !== undefined && !outsideTray(d.box, cfg.tray, image.cols, image.rows, cfg.trayMargin));
   if (dice.length === 0) throw new Error('no dice found in the shot: lay the dice flat on the tray, apart from each other');
   const labs = dice.map((d) => d.lab as Lab);
   return {

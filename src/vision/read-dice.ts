@@ -917,17 +917,17 @@ export function markMovedBy(image: cv.Mat, mark: TrayMark, still = TRAY_MARK_REA
         }
       }
     }
-    if (Math.max(Math.abs(best.dx), Math.abs(best.dy)) <= still) return null;
+    const found = best;
+    if (Math.max(Math.abs(found.dx), Math.abs(found.dy)) <= still) return null;
     // Best at the edge of what can be looked at (the frame's edge, or the farthest look) may be best only there: a rim's corner
     // near the frame's top, moved further up than its box can follow, fitted best at the last offset inside (4 px off).
-    const around = best;
-    if ([[-2, 0], [2, 0], [0, -2], [0, 2]].some(([dx, dy]) => fitAt(around.dx + (dx as number), around.dy + (dy as number)) === null)) return null;
+    const beside = [{ dx: -2, dy: 0 }, { dx: 2, dy: 0 }, { dx: 0, dy: -2 }, { dx: 0, dy: 2 }];
+    if (beside.some(({ dx, dy }) => fitAt(found.dx + dx, found.dy + dy) === null)) return null;
     // Placed: at every offset 8 pixels or more away, some cell differs clearly (by a third of the colour bound, and by twice as much
     // as any cell differs at the best).
-    const elsewhere = Math.max(TRAY_MARK_STILL, 2 * best.worst);
-    const found = best;
+    const elsewhere = Math.max(TRAY_MARK_STILL, 2 * found.worst);
     const apart = (f: MarkFit) => Math.max(Math.abs(f.dx - found.dx), Math.abs(f.dy - found.dy)) >= TRAY_MARK_APART;
-    return coarse.every((f) => !apart(f) || f.worst > elsewhere) ? { x: best.dx, y: best.dy } : null;
+    return coarse.every((f) => !apart(f) || f.worst > elsewhere) ? { x: found.dx, y: found.dy } : null;
   } finally {
     scratch.release();
   }
@@ -2131,8 +2131,8 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     // nothing more), and only with the largest marks, the surest to place.
     // The rim's corners too: a tray with no marks, or one, has them (a rim's straight side alone fits all along itself).
     const marks = [...cfg.trayMarks].sort((p, q) => q.area - p.area).slice(0, TRAY_MARKS_LOOKED_FOR);
-    const lookFor = () => [...marks.map((mark) => markMovedBy(image, mark)), ...cfg.trayCorners.map((corner) => markMovedBy(image, corner, TRAY_CORNER_STILL))];
-    const moved = !judged.valid && marks.length + cfg.trayCorners.length >= 2 ? cameraMovedBy(lookFor().flatMap((p) => p ?? [])) : null;
+    const looks = [...marks.map((mark) => ({ mark, still: TRAY_MARK_REACH })), ...cfg.trayCorners.map((mark) => ({ mark, still: TRAY_CORNER_STILL }))];
+    const moved = !judged.valid && looks.length >= 2 ? cameraMovedBy(looks.flatMap(({ mark, still }) => markMovedBy(image, mark, still) ?? [])) : null;
     const final = moved ? judgeScene({ ...draft, cameraMoved: moved }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount) : judged;
     return { ...final, width: image.cols, height: image.rows, ms: performance.now() - started };
   } finally {

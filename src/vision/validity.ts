@@ -79,7 +79,7 @@ function centreOf(box: readonly Point[]): Point {
  * turned die) reaches past it. A die lying wholly inside, near the edge,
  * touches it at one corner at most.
  */
-function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number): boolean {
+export function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number): boolean {
   // The reader sees nothing beyond a calibrated tray (read-dice.ts cuts its mask there): the tray's edge is then the frame's.
   const { x, y, width: w, height: h } = tray ?? { x: 0, y: 0, width, height };
   const near = (f: (p: Point) => number) => box.filter((p) => f(p) <= margin).length >= 2;

@@ -68,22 +68,15 @@ export function paintRim(image: cv.Mat, moved = { x: 0, y: 0 }, shape: RimShape 
   const wood = new cv.Vec3(40, 90, 150);
   const [left, right] = [RIM.left + moved.x, width - RIM.right + moved.x];
   const [top, bottom] = [RIM.top + moved.y, height - RIM.bottom + moved.y];
-  const { turn = 0, cornerRadius = 0 } = shape;
-  if (turn === 0 && cornerRadius === 0) {
-    image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(left - 1, height - 1), wood, -1);
-    image.drawRectangle(new cv.Point2(right, 0), new cv.Point2(width - 1, height - 1), wood, -1);
-    image.drawRectangle(new cv.Point2(0, 0), new cv.Point2(width - 1, top - 1), wood, -1);
-    image.drawRectangle(new cv.Point2(0, bottom), new cv.Point2(width - 1, height - 1), wood, -1);
-    return image;
-  }
-  // The floor's outline: its corners rounded (arcs every 10 degrees), turned about its centre; wood everywhere outside it.
-  const [cx, cy] = [(left + right) / 2, (top + bottom) / 2];
-  const r = cornerRadius;
+  const { turn = 0, cornerRadius: r = 0 } = shape;
+  // The floor's outline (its last column and row inside it): its corners rounded (arcs every 10 degrees), turned about its
+  // centre; wood everywhere outside it.
+  const [cx, cy] = [(left + right - 1) / 2, (top + bottom - 1) / 2];
   const arcs = [
-    [right - r, bottom - r, 0],
-    [left + r, bottom - r, 90],
+    [right - 1 - r, bottom - 1 - r, 0],
+    [left + r, bottom - 1 - r, 90],
     [left + r, top + r, 180],
-    [right - r, top + r, 270],
+    [right - 1 - r, top + r, 270],
   ] as const;
   const [cos, sin] = [Math.cos((turn * Math.PI) / 180), Math.sin((turn * Math.PI) / 180)];
   const outline = arcs.flatMap(([ax, ay, from]) =>
