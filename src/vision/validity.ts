@@ -73,19 +73,65 @@ function centreOf(box: readonly Point[]): Point {
 }
 
 /**
+ * How far past a rimmed side of a calibrated tray region a turned die's corner
+ * may reach and the die still lie on the floor against the rim, beyond
+ * `trayMargin`: the region lies up to 4 pixels inside the floor (calibrate.ts
+ * finds it on a copy shrunk 4×), and a box takes in the die's shadow (a 64-pixel
+ * die's box is 5 pixels wider each side in simulator frames), so the larger of
+ * 4 pixels and this share of the box's longer side. A corner cut that deep
+ * takes no pip.
+ */
+const REGION_INSET = 4;
+const WALL_REACH = 0.15;
+
+/** How to judge a die that touches a side of a calibrated tray region where a rim is in view (a wall: nothing lies beyond it). */
+export interface WallJudgement {
+  /** Length along the wall over width across it above which a die touching it is cut short by it (the cocked rule's limit: a die lying flat shows a square). */
+  readonly aspect: number;
+  /** Edge of a whole die, pixels: a piece of a die the edge cut is shorter across the wall than it; in a corner (two walls), both sides may be cut and only it tells; null: none known (in a corner, the die then counts as cut). */
+  readonly dieSize: number | null;
+}
+
+/**
  * Whether a die's (or object's) box lies partly outside the tray: the
  * calibrated tray region, or the frame when there is none. The edge cuts a die
  * partly outside it: its box then has a whole side along that edge, or (a
  * turned die) reaches past it. A die lying wholly inside, near the edge,
  * touches it at one corner at most.
+ *
+ * With `wall`, a side of the region where a rim is in view (not the frame's
+ * edge) is judged as a wall: a die lying flat against it shows its whole
+ * square, and its shadow or the region's inset make it touch the edge. Such a
+ * die is outside only when the edge cuts it short (foreshortened across the
+ * wall beyond `wall.aspect`, against its length along the wall or a whole
+ * die's size) or its corner reaches past the edge by more than `REGION_INSET`
+ * or `WALL_REACH` of its side. Without `wall`, every die touching the edge counts as cut (the frame's
+ * edge hides what lies beyond it; so does the rim when a die is to be measured).
  */
-export function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number): boolean {
+export function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number, wall: WallJudgement | null = null): boolean {
   // The reader sees nothing beyond a calibrated tray (read-dice.ts cuts its mask there): the tray's edge is then the frame's.
   const { x, y, width: w, height: h } = tray ?? { x: 0, y: 0, width, height };
-  const near = (f: (p: Point) => number) => box.filter((p) => f(p) <= margin).length >= 2;
+  // Each side: how far inside it each corner lies, how far along it, and whether a rim is in view there.
+  const sides = [
+    { inside: (p: Point) => p.x - x, along: (p: Point) => p.y, rim: x > 0 },
+    { inside: (p: Point) => p.y - y, along: (p: Point) => p.x, rim: y > 0 },
+    { inside: (p: Point) => x + w - p.x, along: (p: Point) => p.y, rim: x + w < width },
+    { inside: (p: Point) => y + h - p.y, along: (p: Point) => p.x, rim: y + h < height },
+  ].map((side) => ({ ...side, wall: tray !== null && wall !== null && side.rim }));
   // A turned die cut by the edge keeps its turn: its box reaches past the edge (a die lying inside fits inside it).
-  const past = box.some((p) => p.x < x - margin || p.y < y - margin || p.x > x + w + margin || p.y > y + h + margin);
-  return past || near((p) => p.x - x) || near((p) => p.y - y) || near((p) => x + w - p.x) || near((p) => y + h - p.y);
+  const reach = Math.max(REGION_INSET, WALL_REACH * Math.max(...boxSides(box)));
+  const past = sides.some((side) => box.some((p) => side.inside(p) < -(margin + (side.wall ? reach : 0))));
+  const touched = sides.filter((side) => box.filter((p) => side.inside(p) <= margin).length >= 2);
+  if (past) return true;
+  if (wall === null) return touched.length > 0;
+  const spread = (f: (p: Point) => number) => Math.max(...box.map(f)) - Math.min(...box.map(f));
+  return touched.some((side) => {
+    if (!side.wall) return true;
+    const across = spread(side.inside);
+    // Against one wall, the die's length along it is whole (and a piece is shorter than a die); in a corner, both may be cut.
+    const whole = touched.length === 1 ? Math.max(spread(side.along), wall.dieSize ?? 0) : wall.dieSize;
+    return whole === null || whole > wall.aspect * across;
+  });
 }
 
 /** Whether a box lies wholly beyond a calibrated tray region (on the table around the tray: not part of the roll). */
@@ -95,10 +141,14 @@ export function beyondTray(box: readonly Point[], tray: Region): boolean {
 
 /** Longest over shortest side of a box given by its corners in order. */
 export function boxAspect(box: readonly Point[]): number {
-  const [a, b, c] = box as [Point, Point, Point];
-  const one = Math.hypot(b.x - a.x, b.y - a.y);
-  const two = Math.hypot(c.x - b.x, c.y - b.y);
+  const [one, two] = boxSides(box);
   return Math.max(one, two) / Math.max(1e-6, Math.min(one, two));
+}
+
+/** The lengths of a box's two sides, given its corners in order. */
+function boxSides(box: readonly Point[]): [number, number] {
+  const [a, b, c] = box as [Point, Point, Point];
+  return [Math.hypot(b.x - a.x, b.y - a.y), Math.hypot(c.x - b.x, c.y - b.y)];
 }
 
 /** Whether a measured colour names one palette colour clearly enough to decide whose die it is. */
@@ -118,13 +168,20 @@ export function judgeScene(
   cfg: SceneConfig,
   expectedCount?: number,
 ): Pick<DiceReading, 'dice' | 'valid' | 'problems' | 'issues'> {
-  const outside = (box: readonly Point[]) => outsideTray(box, cfg.tray, draft.width, draft.height, cfg.trayMargin);
   // Whatever lies wholly beyond a calibrated tray is not in the tray: a die there is a missing die.
   const tray = cfg.tray;
   const inTray = tray ? draft.dice.filter((d) => !beyondTray(d.box, tray)) : draft.dice;
   const objects = tray ? draft.objects.filter((box) => !beyondTray(box, tray)) : draft.objects;
+  const outside = (box: readonly Point[]) => outsideTray(box, cfg.tray, draft.width, draft.height, cfg.trayMargin, { aspect: cfg.cockedAspect, dieSize: wholeDie(box) });
   const measured = inTray.filter((d) => !draft.unsized?.has(d));
   const classes = sizeClasses(measured.map((d) => d.size), cfg);
+  // A die against the rim is judged against a whole die's size: the calibrated one, else the largest other die's measured
+  // (the pieces of a die the rim cuts may be read as dice: a 6 cut in half shows a column of 1s). Without a calibrated size,
+  // a normal die against the rim among big ones is then refused.
+  const wholeDie = (box: readonly Point[]) => {
+    const sizes = measured.filter((d) => d.box !== box).map((d) => d.size);
+    return cfg.dieSize ?? (sizes.length > 0 ? Math.max(...sizes) : null);
+  };
   const classOf = new Map(measured.map((d, i) => [d, classes[i] ?? null]));
   const dice: DieReading[] = inTray.map((d) => ({
     ...d,
