@@ -76,10 +76,11 @@ function centreOf(box: readonly Point[]): Point {
  * How far past a rimmed side of a calibrated tray region a turned die's corner
  * may reach and the die still lie on the floor against the rim, beyond
  * `trayMargin`: the region lies up to 4 pixels inside the floor (calibrate.ts
- * finds it on a copy shrunk 4×), and a box takes in the die's shadow (a 64-pixel
- * die's box is 5 pixels wider each side in simulator frames), so the larger of
- * 4 pixels and this share of the box's longer side. A corner cut that deep
- * takes no pip.
+ * finds it on a copy shrunk 4×), and a box takes in the die's shadow and blur (a
+ * 64-pixel die's box is 68-69 pixels in simulator frames; a corner of one
+ * turned 25-45° against the rim reaches 8 pixels past the region), so the
+ * larger of 4 pixels and this share of the box's longer side. A corner cut
+ * that deep takes no pip.
  */
 const REGION_INSET = 4;
 const WALL_REACH = 0.15;
