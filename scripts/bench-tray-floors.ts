@@ -9,7 +9,9 @@
  * are refused as a moved camera, with the right offset (within 2 px). On the
  * trays with a rim, a die laid against each side of the rim (touching it or up
  * to 8 px from it, turned 0-45°) beside a die in the middle: how many of those
- * rolls are read exactly. The last line is one JSON object with the figures.
+ * rolls are read exactly; and a die lying 16-32 px over the rim: how many are
+ * refused, and how many taken as valid with a wrong value. The last line is one
+ * JSON object with the figures.
  *
  *   npx tsx scripts/bench-tray-floors.ts [--throws 300] [--moved 20] [--seed 2000]
  */
@@ -77,35 +79,39 @@ function outcome(tray: Tray, cfg: VisionConfig, seed: number, moved: Offset) {
   return { kind, offsetRight, ms: reading.ms };
 }
 
-const GAPS = [0, 1, 2, 4, 8];
-const TURNS = [0, 3, 10, 25, 45];
-/** Rolls of a die in the middle and a 5 laid against one side of the rim, `gap` px from it and turned: how many are read exactly. */
-function againstRim(tray: Tray, cfg: VisionConfig): { rolls: number; exact: number } {
-  let [rolls, exact] = [0, 0];
-  for (const gap of GAPS) {
-    for (const turn of TURNS) {
-      // From the die's centre to its farthest point across the rim.
-      const reach = (DEFAULT_TRAY.dieSize / 2) * (Math.abs(Math.cos((turn * Math.PI) / 180)) + Math.abs(Math.sin((turn * Math.PI) / 180)));
-      const sides = [
-        { x: RIM.left + gap + reach, y: 360 },
-        { x: 500, y: RIM.top + gap + reach },
-        { x: DEFAULT_TRAY.width - RIM.right - gap - reach, y: 360 },
-        { x: 500, y: DEFAULT_TRAY.height - RIM.bottom - gap - reach },
+/** Placings of a die against the rim: px from it (negative: over it) and turn. */
+const AGAINST = [0, 1, 2, 4, 8].flatMap((gap) => [0, 3, 10, 25, 45].map((turn) => ({ gap, turn })));
+const OVER = [-16, -24, -32].flatMap((gap) => [0, 10, 25, 45].map((turn) => ({ gap, turn })));
+/**
+ * Rolls of a 3 in the middle and a 5 laid by each side of the rim as `placings` say: how many are read exactly, refused,
+ * or taken as valid with a wrong value.
+ */
+function byRim(tray: Tray, cfg: VisionConfig, placings: readonly { gap: number; turn: number }[]): { rolls: number; exact: number; refused: number; wrong: number } {
+  const tally = { rolls: 0, exact: 0, refused: 0, wrong: 0 };
+  for (const { gap, turn } of placings) {
+    // From the die's centre to its farthest point across the rim.
+    const reach = (DEFAULT_TRAY.dieSize / 2) * (Math.abs(Math.cos((turn * Math.PI) / 180)) + Math.abs(Math.sin((turn * Math.PI) / 180)));
+    const sides = [
+      { x: RIM.left + gap + reach, y: 360 },
+      { x: 500, y: RIM.top + gap + reach },
+      { x: DEFAULT_TRAY.width - RIM.right - gap - reach, y: 360 },
+      { x: 500, y: DEFAULT_TRAY.height - RIM.bottom - gap - reach },
+    ];
+    sides.forEach((at, side) => {
+      const dice = [
+        { value: 3, colour: 'red' as const, x: 640, y: 200, size: DEFAULT_TRAY.dieSize, angle: 5 },
+        { value: 5, colour: 'red' as const, x: at.x, y: at.y, size: DEFAULT_TRAY.dieSize, angle: turn },
       ];
-      for (const at of sides) {
-        const dice = [
-          { value: 3, colour: 'red' as const, x: 640, y: 200, size: DEFAULT_TRAY.dieSize, angle: 5 },
-          { value: 5, colour: 'red' as const, x: at.x, y: at.y, size: DEFAULT_TRAY.dieSize, angle: turn },
-        ];
-        const frame = tray.frame(dice, 3 + gap + turn, { x: 0, y: 0 });
-        const reading = readDiceInImage(frame, cfg, 2);
-        frame.release();
-        rolls++;
-        if (reading.valid && reading.dice.map((d) => d.value).sort().join() === '3,5') exact++;
-      }
-    }
+      const frame = tray.frame(dice, 1000 * (gap + 40) + 4 * turn + side, { x: 0, y: 0 });
+      const reading = readDiceInImage(frame, cfg, 2);
+      frame.release();
+      tally.rolls++;
+      if (!reading.valid) tally.refused++;
+      else if (reading.dice.map((d) => d.value).sort().join() === '3,5') tally.exact++;
+      else tally.wrong++;
+    });
   }
-  return { rolls, exact };
+  return tally;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -127,12 +133,13 @@ const results = trays.map((tray) => {
     movedRolls: moved.length,
     moved: tally(moved),
     movedNamedRight: moved.filter((o) => o.offsetRight).length,
-    againstRim: tray.rimmed ? againstRim(tray, cfg) : null,
+    againstRim: tray.rimmed ? byRim(tray, cfg, AGAINST) : null,
+    overRim: tray.rimmed ? byRim(tray, cfg, OVER) : null,
   };
 });
 
 console.log(`Simulated trays calibrated from an empty shot; ${throws} throws each (seeds from ${firstSeed}), OpenCV on one thread; camera moved ${MOVES.map((m) => `(${m.x}, ${m.y})`).join(', ')} px, ${movedRolls} rolls each`);
 for (const r of results) {
-  console.log(`${r.tray.padEnd(18)} marks ${String(r.marks).padStart(3)}  corners ${r.corners}  still: ${JSON.stringify(r.still)}  median ${r.msMedian} ms${r.movedRolls > 0 ? `  moved: ${JSON.stringify(r.moved)}, named with the right offset ${r.movedNamedRight} of ${r.movedRolls}` : ''}${r.againstRim ? `  against the rim: ${r.againstRim.exact} of ${r.againstRim.rolls} exact` : ''}`);
+  console.log(`${r.tray.padEnd(18)} marks ${String(r.marks).padStart(3)}  corners ${r.corners}  still: ${JSON.stringify(r.still)}  median ${r.msMedian} ms${r.movedRolls > 0 ? `  moved: ${JSON.stringify(r.moved)}, named with the right offset ${r.movedNamedRight} of ${r.movedRolls}` : ''}${r.againstRim && r.overRim ? `  against the rim: ${r.againstRim.exact} of ${r.againstRim.rolls} exact, ${r.againstRim.wrong} wrong; over it by 16-32 px: ${r.overRim.refused} of ${r.overRim.rolls} refused, ${r.overRim.wrong} wrong` : ''}`);
 }
 console.log(JSON.stringify({ bench: 'tray-floors', throws, movedRolls, firstSeed, results, at: new Date().toISOString() }));

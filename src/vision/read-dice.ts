@@ -358,7 +358,8 @@ export interface Blob {
  * Step 1a: the tray floor as seen under each pixel (`local`): a median over a
  * window much larger than a die, computed on a shrunken copy (Lab, same size
  * as `lab`). A local estimate follows uneven light, vignetting and a floor of
- * two tones. `overall` is the median colour of the whole frame.
+ * two tones. `overall` is the median colour of the whole frame, or of the
+ * calibrated tray region (`floorOnly`).
  */
 function estimateFloor(lab: cv.Mat, cfg: VisionConfig, scratch: Scratch): { local: cv.Mat; overall: Lab } {
   const f = cfg.floorScale / cfg.maskScale;
@@ -374,7 +375,9 @@ function estimateFloor(lab: cv.Mat, cfg: VisionConfig, scratch: Scratch): { loca
  * beyond the region painted that colour. Near the rim, the floor's median would
  * otherwise take in the rim's colour, and the floor beside it, a die's shadow
  * there, stand out as objects (simulator, rim drawn into the floor: 7 of 300
- * throws). Mirrored floor instead counts a die at the edge twice.
+ * throws). Mirrored floor instead counts a die at the edge twice. Within a
+ * window of the rim, the estimate is then partly the region's overall colour
+ * rather than the floor's there (a vignette's darker edge counts as shadow).
  */
 function floorOnly(small: cv.Mat, tray: Region, scale: number, scratch: Scratch): { small: cv.Mat; overall: Lab } {
   const x0 = Math.min(small.cols - 1, Math.ceil(tray.x * scale));

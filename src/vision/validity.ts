@@ -73,23 +73,28 @@ function centreOf(box: readonly Point[]): Point {
 }
 
 /**
- * How far past a rimmed side of a calibrated tray region a turned die's corner
- * may reach and the die still lie on the floor against the rim, beyond
- * `trayMargin`: the region lies up to 4 pixels inside the floor (calibrate.ts
- * finds it on a copy shrunk 4×), and a box takes in the die's shadow and blur (a
- * 64-pixel die's box is 68-69 pixels in simulator frames; a corner of one
- * turned 25-45° against the rim reaches 8 pixels past the region), so the
- * larger of 4 pixels and this share of the box's longer side. A corner cut
- * that deep takes no pip.
+ * How far past a side of a calibrated tray region where the floor ends a turned
+ * die's corner may reach and the die still lie on the floor, beyond
+ * `trayMargin`: the region lies 4-8 pixels inside the floor's edge
+ * (calibrate.ts finds it on a copy shrunk 4×), and a box takes in the die's
+ * shadow and blur (a 64-pixel die's box is 68-69 pixels in simulator frames; a
+ * corner of one turned 25-45° against the rim reaches 8 pixels past the
+ * region): the larger of this many pixels and `WALL_REACH` of the box's longer
+ * side. A corner cut that deep takes no pip.
  */
-const REGION_INSET = 4;
+const WALL_REACH_MIN = 4;
 const WALL_REACH = 0.15;
+/**
+ * The share of a die's width a side where the floor ends may hide and the die
+ * still count as whole: the region's inset is 4-8 pixels, up to 12 % of a
+ * 64-pixel die. Beyond it, part of a face is hidden (a column of pips lies a
+ * quarter of the die in from its edge) and the die is re-rolled.
+ */
+const WALL_CUT = 0.15;
 
-/** How to judge a die that touches a side of a calibrated tray region where a rim is in view (a wall: nothing lies beyond it). */
+/** How to judge a die touching a side of a calibrated tray region where the floor ends (a rim, or a mat's edge): the floor does not go on beyond it. */
 export interface WallJudgement {
-  /** Length along the wall over width across it above which a die touching it is cut short by it (the cocked rule's limit: a die lying flat shows a square). */
-  readonly aspect: number;
-  /** Edge of a whole die, pixels: a piece of a die the edge cut is shorter across the wall than it; in a corner (two walls), both sides may be cut and only it tells; null: none known (in a corner, the die then counts as cut). */
+  /** Edge of a whole die, pixels: a piece of a die the edge cut is narrower than it; in a corner (two such sides), both sides may be cut and only it tells; null: none known (in a corner, the die then counts as cut). */
   readonly dieSize: number | null;
 }
 
@@ -100,38 +105,46 @@ export interface WallJudgement {
  * turned die) reaches past it. A die lying wholly inside, near the edge,
  * touches it at one corner at most.
  *
- * With `wall`, a side of the region where a rim is in view (not the frame's
- * edge) is judged as a wall: a die lying flat against it shows its whole
- * square, and its shadow or the region's inset make it touch the edge. Such a
- * die is outside only when the edge cuts it short (foreshortened across the
- * wall beyond `wall.aspect`, against its length along the wall or a whole
- * die's size) or its corner reaches past the edge by more than `REGION_INSET`
- * or `WALL_REACH` of its side. Without `wall`, every die touching the edge counts as cut (the frame's
- * edge hides what lies beyond it; so does the rim when a die is to be measured).
+ * With `wall`, a side of the region where the calibration found the floor
+ * ending (not the frame's edge: a rim, or a mat's edge) is judged as a wall: a
+ * die lying flat against it shows its whole square, and its shadow or the
+ * region's inset make it touch the edge. Such a die is outside only when the
+ * edge hides more than `WALL_CUT` of it (against its length along the side, or
+ * a whole die's size) or its corner reaches past the edge by more than
+ * `WALL_REACH_MIN` pixels or `WALL_REACH` of its side. So a die lying over a
+ * mat's edge by less than that is taken as in the tray. Without `wall`, every
+ * die touching the edge counts as cut (the frame's edge hides what lies beyond
+ * it; so does the rim when a die is to be measured, or when its box was not
+ * measured but given: a die found by its pips or by the search).
  */
 export function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number, wall: WallJudgement | null = null): boolean {
   // The reader sees nothing beyond a calibrated tray (read-dice.ts cuts its mask there): the tray's edge is then the frame's.
   const { x, y, width: w, height: h } = tray ?? { x: 0, y: 0, width, height };
-  // Each side: how far inside it each corner lies, how far along it, and whether a rim is in view there.
+  // Each side: how far inside it each corner lies, whether the floor ends there (not the frame), and the axis across it.
   const sides = [
-    { inside: (p: Point) => p.x - x, along: (p: Point) => p.y, rim: x > 0 },
-    { inside: (p: Point) => p.y - y, along: (p: Point) => p.x, rim: y > 0 },
-    { inside: (p: Point) => x + w - p.x, along: (p: Point) => p.y, rim: x + w < width },
-    { inside: (p: Point) => y + h - p.y, along: (p: Point) => p.x, rim: y + h < height },
-  ].map((side) => ({ ...side, wall: tray !== null && wall !== null && side.rim }));
+    { inside: (p: Point) => p.x - x, floorEnds: x > 0, axis: 'x' },
+    { inside: (p: Point) => p.y - y, floorEnds: y > 0, axis: 'y' },
+    { inside: (p: Point) => x + w - p.x, floorEnds: x + w < width, axis: 'x' },
+    { inside: (p: Point) => y + h - p.y, floorEnds: y + h < height, axis: 'y' },
+  ].map((side) => ({ ...side, wall: tray !== null && wall !== null && side.floorEnds }));
   // A turned die cut by the edge keeps its turn: its box reaches past the edge (a die lying inside fits inside it).
-  const reach = Math.max(REGION_INSET, WALL_REACH * Math.max(...boxSides(box)));
+  const reach = Math.max(WALL_REACH_MIN, WALL_REACH * Math.max(...boxSides(box)));
   const past = sides.some((side) => box.some((p) => side.inside(p) < -(margin + (side.wall ? reach : 0))));
   const touched = sides.filter((side) => box.filter((p) => side.inside(p) <= margin).length >= 2);
   if (past) return true;
   if (wall === null) return touched.length > 0;
-  const spread = (f: (p: Point) => number) => Math.max(...box.map(f)) - Math.min(...box.map(f));
+  // Touching two opposite sides, it spans the tray: no die lies so.
+  if (touched.some((side) => touched.some((other) => other !== side && other.axis === side.axis))) return true;
+  // The box's two sides: the one running more across the wall is cut by it (a turned box's spread across takes in its turn).
+  const [a, b, c] = box as [Point, Point, Point];
+  const [one, two] = boxSides(box);
+  const oneRunsX = Math.abs(b.x - a.x) >= Math.abs(c.x - b.x);
   return touched.some((side) => {
     if (!side.wall) return true;
-    const across = spread(side.inside);
-    // Against one wall, the die's length along it is whole (and a piece is shorter than a die); in a corner, both may be cut.
-    const whole = touched.length === 1 ? Math.max(spread(side.along), wall.dieSize ?? 0) : wall.dieSize;
-    return whole === null || whole > wall.aspect * across;
+    const [across, along] = oneRunsX === (side.axis === 'x') ? [one, two] : [two, one];
+    // Against one side, the die's length along it is whole (and a piece is narrower than a die); in a corner, both may be cut.
+    const whole = touched.length === 1 ? Math.max(along, wall.dieSize ?? 0) : wall.dieSize;
+    return whole === null || across < (1 - WALL_CUT) * whole;
   });
 }
 
@@ -173,7 +186,6 @@ export function judgeScene(
   const tray = cfg.tray;
   const inTray = tray ? draft.dice.filter((d) => !beyondTray(d.box, tray)) : draft.dice;
   const objects = tray ? draft.objects.filter((box) => !beyondTray(box, tray)) : draft.objects;
-  const outside = (box: readonly Point[]) => outsideTray(box, cfg.tray, draft.width, draft.height, cfg.trayMargin, { aspect: cfg.cockedAspect, dieSize: wholeDie(box) });
   const measured = inTray.filter((d) => !draft.unsized?.has(d));
   const classes = sizeClasses(measured.map((d) => d.size), cfg);
   // A die against the rim is judged against a whole die's size: the calibrated one, else the largest other die's measured
@@ -183,6 +195,9 @@ export function judgeScene(
     const sizes = measured.filter((d) => d.box !== box).map((d) => d.size);
     return cfg.dieSize ?? (sizes.length > 0 ? Math.max(...sizes) : null);
   };
+  // A die whose box was given, not measured (found by its pips or the search), is square whatever the edge hides: strict.
+  const given = new Set<readonly Point[]>(inTray.filter((d) => draft.unsized?.has(d)).map((d) => d.box));
+  const outside = (box: readonly Point[]) => outsideTray(box, cfg.tray, draft.width, draft.height, cfg.trayMargin, given.has(box) ? null : { dieSize: wholeDie(box) });
   const classOf = new Map(measured.map((d, i) => [d, classes[i] ?? null]));
   const dice: DieReading[] = inTray.map((d) => ({
     ...d,
