@@ -110,8 +110,8 @@ export interface WallJudgement {
  * die lying flat against it shows its whole square, and its shadow or the
  * region's inset make it touch the edge. Such a die is outside only when the
  * edge hides more than `WALL_CUT` of it (against its length along the side, or
- * a whole die's size) or its corner reaches past the edge by more than
- * `WALL_REACH_MIN` pixels or `WALL_REACH` of its side. So a die lying over a
+ * a whole die's size) or its corner reaches past the edge by more than the
+ * larger of `WALL_REACH_MIN` pixels and `WALL_REACH` of its side. So a die lying over a
  * mat's edge by less than that is taken as in the tray. Without `wall`, every
  * die touching the edge counts as cut (the frame's edge hides what lies beyond
  * it; so does the rim when a die is to be measured, or when its box was not
