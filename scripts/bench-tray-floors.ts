@@ -18,7 +18,7 @@
 import cv from '../src/hardware/opencv.js';
 import { SeededRandom } from '../src/hardware/index.js';
 import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, renderTray, throwDice } from '../src/hardware/simulator/index.js';
-import { markedFloor, paintRim, RIM, rimmedFloor } from '../src/hardware/simulator/floors.js';
+import { besideRim, markedFloor, paintRim, RIM, rimmedFloor } from '../src/hardware/simulator/floors.js';
 import { calibrate, calibratedConfig } from '../src/vision/calibrate.js';
 import { decodeFrame, readDiceInImage, type VisionConfig } from '../src/vision/index.js';
 
@@ -89,15 +89,7 @@ const OVER = [-16, -24, -32].flatMap((gap) => [0, 10, 25, 45].map((turn) => ({ g
 function byRim(tray: Tray, cfg: VisionConfig, placings: readonly { gap: number; turn: number }[]): { rolls: number; exact: number; refused: number; wrong: number } {
   const tally = { rolls: 0, exact: 0, refused: 0, wrong: 0 };
   for (const { gap, turn } of placings) {
-    // From the die's centre to its farthest point across the rim.
-    const reach = (DEFAULT_TRAY.dieSize / 2) * (Math.abs(Math.cos((turn * Math.PI) / 180)) + Math.abs(Math.sin((turn * Math.PI) / 180)));
-    const sides = [
-      { x: RIM.left + gap + reach, y: 360 },
-      { x: 500, y: RIM.top + gap + reach },
-      { x: DEFAULT_TRAY.width - RIM.right - gap - reach, y: 360 },
-      { x: 500, y: DEFAULT_TRAY.height - RIM.bottom - gap - reach },
-    ];
-    sides.forEach((at, side) => {
+    besideRim(gap, turn).forEach((at, side) => {
       const dice = [
         { value: 3, colour: 'red' as const, x: 640, y: 200, size: DEFAULT_TRAY.dieSize, angle: 5 },
         { value: 5, colour: 'red' as const, x: at.x, y: at.y, size: DEFAULT_TRAY.dieSize, angle: turn },

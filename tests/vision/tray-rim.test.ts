@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { calibrate, calibratedConfig, findTrayCorners, readCalibrationFile } from '../../src/vision/calibrate.js';
 import { decodeFrame, readDiceInImage } from '../../src/vision/index.js';
 import { markMovedBy } from '../../src/vision/read-dice.js';
-import { paintRim, RIM, rimmedFloor } from '../../src/hardware/simulator/floors.js';
+import { besideRim, paintRim, RIM, rimmedFloor } from '../../src/hardware/simulator/floors.js';
 
 // A tray whose wooden rim is in view all round, as a camera over a real tray sees it, calibrated from its empty shot.
 const floor = rimmedFloor();
@@ -86,17 +86,9 @@ describe('a tray with its rim in view', () => {
   function byRim(placings: readonly { angle: number; gap: number }[]) {
     const rolls: { at: string; valid: boolean; exact: boolean; codes: string }[] = [];
     for (const { angle, gap } of placings) {
-      // From the die's centre to its farthest point across the rim.
-      const reach = 32 * (Math.abs(Math.cos((angle * Math.PI) / 180)) + Math.abs(Math.sin((angle * Math.PI) / 180)));
-      const against = {
-        left: { x: RIM.left + gap + reach, y: 360 },
-        top: { x: 500, y: RIM.top + gap + reach },
-        right: { x: DEFAULT_TRAY.width - RIM.right - gap - reach, y: 360 },
-        bottom: { x: 500, y: DEFAULT_TRAY.height - RIM.bottom - gap - reach },
-      };
-      for (const [side, at] of Object.entries(against)) {
+      for (const at of besideRim(gap, angle)) {
         const reading = read([die(3, 640, 200, 5), die(5, at.x, at.y, angle)]);
-        rolls.push({ at: `${side} ${angle}° ${gap} px`, valid: reading.valid, exact: reading.valid && [...reading.values].sort().join() === '3,5', codes: reading.codes.join() });
+        rolls.push({ at: `${at.side} ${angle}° ${gap} px`, valid: reading.valid, exact: reading.valid && [...reading.values].sort().join() === '3,5', codes: reading.codes.join() });
       }
     }
     return rolls;

@@ -103,3 +103,20 @@ export function rimmedFloor(moved = { x: 0, y: 0 }, shape: RimShape = {}): Buffe
   const { width, height } = DEFAULT_TRAY;
   return paintRim(new cv.Mat(Buffer.from(feltBackground(DEFAULT_TRAY)), height, width, cv.CV_8UC3), moved, shape).getData();
 }
+
+/**
+ * Where to lay a die of `dieSize` turned `turn` degrees by each side of the
+ * rim (left, top, right, bottom, at a fixed place along each), its farthest
+ * point `gap` pixels from the rim (negative: over it).
+ */
+export function besideRim(gap: number, turn: number, dieSize = DEFAULT_TRAY.dieSize): { side: string; x: number; y: number }[] {
+  // From the die's centre to its farthest point across the rim.
+  const reach = (dieSize / 2) * (Math.abs(Math.cos((turn * Math.PI) / 180)) + Math.abs(Math.sin((turn * Math.PI) / 180)));
+  const { width, height } = DEFAULT_TRAY;
+  return [
+    { side: 'left', x: RIM.left + gap + reach, y: 360 },
+    { side: 'top', x: 500, y: RIM.top + gap + reach },
+    { side: 'right', x: width - RIM.right - gap - reach, y: 360 },
+    { side: 'bottom', x: 500, y: height - RIM.bottom - gap - reach },
+  ];
+}
