@@ -10,7 +10,7 @@ import cv from './hardware/opencv.js';
 import { DIE_COLOURS } from './hardware/types.js';
 import { openVideoCamera, refusedSettings } from './hardware/camera-sources.js';
 import { annotate } from './vision/annotate.js';
-import { calibrate, calibratedConfig, onTopOf, readCalibrationFile, writeCalibrationFile, type Calibration } from './vision/calibrate.js';
+import { calibrate, calibratedConfig, findTrayFloor, onTopOf, readCalibrationFile, writeCalibrationFile, type Calibration } from './vision/calibrate.js';
 import { colourDistance } from './vision/palette.js';
 import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from './vision/read-dice.js';
 import { decodeImage } from './hardware/image-bytes.js';
@@ -134,6 +134,20 @@ function marksText(calibration: Calibration): string {
 }
 
 /** Dice read, with their values, in the empty-tray shot (the calibration's tray applied, not its marks): dice left in the tray, most likely. */
+/** Floor beyond the tray region, pixels, from which a die lying against the rim there may be cut short (the region's own inset is 4-8). */
+const FLOOR_BEYOND_WARNED = 8;
+
+/** A warning when the floor reaches well beyond the region on some side (a turned or round-cornered tray): dice against the rim there are re-rolled. */
+function floorBeyondWarning(empty: cv.Mat): string[] {
+  const { region, beyond } = findTrayFloor(empty);
+  if (!region) return [];
+  const sides = (['left', 'top', 'right', 'bottom'] as const).filter((side) => beyond[side] >= FLOOR_BEYOND_WARNED);
+  if (sides.length === 0) return [];
+  const most = Math.max(...sides.map((side) => beyond[side]));
+  const named = sides.length === 1 ? sides[0] : `${sides.slice(0, -1).join(', ')} and ${sides[sides.length - 1]}`;
+  return [`warning: the tray floor reaches up to ${most} px beyond the region the reader looks in, on the ${named} side${sides.length > 1 ? 's' : ''} (the tray is turned against the camera, or its corners are round): a die lying against the rim there may be cut short and re-rolled; turn the camera square to the tray and calibrate again`];
+}
+
 function diceLeftIn(empty: cv.Mat, calibration: Calibration): DieReading[] {
   return readDiceInImage(empty, { ...calibratedConfig(calibration), trayMarks: [] }).dice.filter((d) => d.value !== null);
 }
@@ -189,6 +203,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
       ...Object.entries(calibration.palette).map(([name, lab]) => `  ${name}: L ${round(lab.L)}, a ${round(lab.a)}, b ${round(lab.b)}`),
       `  tray marks the reader ignores: ${marksText(calibration)}`,
       `  rim corners, looked for with the marks to tell a moved camera: ${calibration.trayCorners.length > 0 ? calibration.trayCorners.length : 'none (no rim in view on two sides)'}`,
+      ...(empty ? floorBeyondWarning(empty) : []).map((warning) => `  ${warning}`),
       ...(empty ? diceLeftIn(empty, calibration) : []).map((die) => `  warning: the empty tray shows a ${die.value} at (${Math.round(die.center.x)}, ${Math.round(die.center.y)}); if a die was left there, take it out and calibrate again (dice lying there would be missed)`),
       ...closePairs(calibration).map((pair) => `  warning: ${pair} are close; light the tray evenly or use dice of clearer colours`),
     ].join('\n') + '\n',

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import cv from '../src/hardware/opencv.js';
 import { SeededRandom } from '../src/hardware/index.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../src/hardware/simulator/index.js';
+import { rimmedFloor } from '../src/hardware/simulator/floors.js';
 
 const BIN = fileURLToPath(new URL('../bin/dice-tower.js', import.meta.url));
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
@@ -120,6 +121,22 @@ describe('dice-tower read', () => {
 });
 
 describe('dice-tower calibrate', () => {
+  it('warns when the tray floor reaches well beyond the region the reader looks in (a turned tray), not for a square one', { timeout: 120_000 }, async () => {
+    const work = emptyData();
+    const warnings: string[][] = [];
+    for (const turn of [0, 1]) {
+      const empty = join(work, `empty-${turn}.jpg`);
+      writeFileSync(empty, renderTray([], DEFAULT_TRAY, { noiseSeed: 1, floor: rimmedFloor({ x: 0, y: 0 }, { turn }) }));
+      const cal = await run(['calibrate', '--image', empty], emptyData());
+      expect(cal.code).toBe(0);
+      warnings.push(cal.out.split('\n').filter((line) => line.includes('warning')));
+    }
+    expect(warnings[0]).toEqual([]);
+    expect(warnings[1]).toEqual([
+      '  warning: the tray floor reaches up to 20 px beyond the region the reader looks in, on the left, top, right and bottom sides (the tray is turned against the camera, or its corners are round): a die lying against the rim there may be cut short and re-rolled; turn the camera square to the tray and calibrate again',
+    ]);
+  });
+
   it('writes the calibration that read then uses (the die size tells a lone die normal)', { timeout: 120_000 }, async () => {
     const data = emptyData();
     const work = emptyData();

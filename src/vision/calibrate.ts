@@ -52,15 +52,34 @@ const EDGE_SNAP = 0.01;
  * over a die's width or so (no tray in view).
  */
 export function findTrayRegion(image: cv.Mat): Region | null {
+  return findTrayFloor(image).region;
+}
+
+/** How far the tray floor reaches beyond each side of the region found in an empty-tray shot, frame pixels (to within 4). */
+export interface FloorBeyond {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+}
+
+/**
+ * The tray region (`findTrayRegion`), and how far the floor reaches beyond
+ * each side of it: the region is an upright box inside the floor's outline, so
+ * on a tray turned against the frame, or with round corners, floor lies beyond
+ * it. A die lying against the rim there is cut by the region's edge and
+ * re-rolled: `dice-tower calibrate` warns of it.
+ */
+export function findTrayFloor(image: cv.Mat): { region: Region | null; beyond: FloorBeyond } {
   const scratch = new Scratch();
   try {
-    return trayRegionIn(image, scratch);
+    return trayFloorIn(image, scratch);
   } finally {
     scratch.release();
   }
 }
 
-function trayRegionIn(image: cv.Mat, scratch: Scratch): Region | null {
+function trayFloorIn(image: cv.Mat, scratch: Scratch): { region: Region | null; beyond: FloorBeyond } {
   const scale = 4;
   const small = scratch.add(scratch.add(image.resize(Math.round(image.rows / scale), Math.round(image.cols / scale), 0, 0, cv.INTER_AREA)).cvtColor(cv.COLOR_BGR2Lab));
   const cx = Math.floor(small.cols / 2);
@@ -87,8 +106,10 @@ function trayRegionIn(image: cv.Mat, scratch: Scratch): Region | null {
   const y0 = inner.y0 * scale <= image.rows * EDGE_SNAP ? 0 : (inner.y0 + 1) * scale;
   const x1 = snap(inner.x1 * scale, image.cols);
   const y1 = snap(inner.y1 * scale, image.rows);
-  if (x0 === 0 && y0 === 0 && x1 === image.cols && y1 === image.rows) return null;
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  const r = around.boundingRect();
+  const beyond = { left: (inner.x0 - r.x) * scale, top: (inner.y0 - r.y) * scale, right: (r.x + r.width - 1 - inner.x1) * scale, bottom: (r.y + r.height - 1 - inner.y1) * scale };
+  if (x0 === 0 && y0 === 0 && x1 === image.cols && y1 === image.rows) return { region: null, beyond };
+  return { region: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, beyond };
 }
 
 /**

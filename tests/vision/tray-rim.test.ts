@@ -4,7 +4,7 @@ import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, renderTray, throwDice } from '../../sr
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { calibrate, calibratedConfig, findTrayCorners, readCalibrationFile } from '../../src/vision/calibrate.js';
+import { calibrate, calibratedConfig, findTrayCorners, findTrayFloor, readCalibrationFile } from '../../src/vision/calibrate.js';
 import { decodeFrame, readDiceInImage } from '../../src/vision/index.js';
 import { markMovedBy } from '../../src/vision/read-dice.js';
 import { besideRim, paintRim, RIM, rimmedFloor } from '../../src/hardware/simulator/floors.js';
@@ -114,6 +114,14 @@ describe('a tray with its rim in view', () => {
       }
     }
     expect(missed).toEqual([]);
+  });
+
+  it('tells how far the floor reaches beyond the region on a turned or round-cornered tray (calibrate warns of it)', () => {
+    const beyond = (shape: Parameters<typeof rimmedFloor>[1]) => findTrayFloor(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor: rimmedFloor({ x: 0, y: 0 }, shape) }))).beyond;
+    expect(beyond({})).toEqual({ left: 0, top: 0, right: 0, bottom: 0 });
+    // Turned 1°, a side of 1 100 px runs 19 px across; a corner of radius 40 px keeps the box 12 px in (0.29 of it).
+    expect(beyond({ turn: 1 })).toEqual({ left: 20, top: 20, right: 20, bottom: 20 });
+    expect(beyond({ cornerRadius: 40 })).toEqual({ left: 12, top: 12, right: 12, bottom: 12 });
   });
 
   it('takes a die lying wholly on the rim as no die in the tray', () => {
