@@ -133,21 +133,23 @@ function marksText(calibration: Calibration): string {
   return `${marks.length}: ${shown.join(', ')}${marks.length > MARKS_SHOWN ? ', ...' : ''}`;
 }
 
-/** Dice read, with their values, in the empty-tray shot (the calibration's tray applied, not its marks): dice left in the tray, most likely. */
 /** Floor beyond the tray region, pixels, from which a die lying against the rim there may be cut short (the region's own inset is 4-8). */
 const FLOOR_BEYOND_WARNED = 8;
 
-/** A warning when the floor reaches well beyond the region on some side (a turned or round-cornered tray): dice against the rim there are re-rolled. */
+/** A warning when the floor reaches well beyond the region on some side (round corners; a turned tray not wholly in view): dice against the rim there are re-rolled. */
 function floorBeyondWarning(empty: cv.Mat): string[] {
   const { region, beyond } = findTrayFloor(empty);
   if (!region) return [];
   const sides = (['left', 'top', 'right', 'bottom'] as const).filter((side) => beyond[side] >= FLOOR_BEYOND_WARNED);
   if (sides.length === 0) return [];
   const most = Math.max(...sides.map((side) => beyond[side]));
+  // A tray wholly in view has its region turned with it (calibrate.ts): only round corners leave floor beyond it.
+  const inView = Boolean(region.turn) || (region.x > 0 && region.y > 0 && region.x + region.width < empty.cols && region.y + region.height < empty.rows);
   const named = sides.length === 1 ? sides[0] : `${sides.slice(0, -1).join(', ')} and ${sides[sides.length - 1]}`;
-  return [`warning: the tray floor reaches up to ${most} px beyond the region the reader looks in, on the ${named} side${sides.length > 1 ? 's' : ''} (the tray is turned against the camera, or its corners are round): a die lying against the rim there may be cut short and re-rolled; turn the camera square to the tray and calibrate again`];
+  return [`warning: the tray floor reaches up to ${most} px beyond the region the reader looks in, on the ${named} side${sides.length > 1 ? 's' : ''} (its corners are round${inView ? '' : ', or it is turned against the camera and not wholly in view'}): a die lying against the rim there may be cut short and re-rolled`];
 }
 
+/** Dice read, with their values, in the empty-tray shot (the calibration's tray applied, not its marks): dice left in the tray, most likely. */
 function diceLeftIn(empty: cv.Mat, calibration: Calibration): DieReading[] {
   return readDiceInImage(empty, { ...calibratedConfig(calibration), trayMarks: [] }).dice.filter((d) => d.value !== null);
 }
@@ -198,7 +200,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
     [
       `calibration written to ${file}`,
       ...(kept.length > 0 ? [`  kept from the earlier calibration: ${kept.join('; ')}`] : []),
-      `  frame ${calibration.frame.width}x${calibration.frame.height}; tray ${t ? `${t.width}x${t.height} at (${t.x}, ${t.y})` : 'fills the frame'}`,
+      `  frame ${calibration.frame.width}x${calibration.frame.height}; tray ${t ? `${t.width}x${t.height} at (${t.x}, ${t.y})${t.turn ? `, turned ${Math.abs(t.turn).toFixed(2)}° ${t.turn > 0 ? 'clockwise' : 'anticlockwise'}` : ''}` : 'fills the frame'}`,
       `  normal die edge ${calibration.dieSize === null ? 'not measured (no dice shots)' : `${round(calibration.dieSize)} px`}`,
       ...Object.entries(calibration.palette).map(([name, lab]) => `  ${name}: L ${round(lab.L)}, a ${round(lab.a)}, b ${round(lab.b)}`),
       `  tray marks the reader ignores: ${marksText(calibration)}`,

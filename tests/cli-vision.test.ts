@@ -121,19 +121,21 @@ describe('dice-tower read', () => {
 });
 
 describe('dice-tower calibrate', () => {
-  it('warns when the tray floor reaches well beyond the region the reader looks in (a turned tray), not for a square one', { timeout: 120_000 }, async () => {
+  it('warns when the tray floor reaches well beyond the region the reader looks in (round corners), not for a square or turned tray', { timeout: 120_000 }, async () => {
     const work = emptyData();
-    const warnings: string[][] = [];
-    for (const turn of [0, 1]) {
-      const empty = join(work, `empty-${turn}.jpg`);
-      writeFileSync(empty, renderTray([], DEFAULT_TRAY, { noiseSeed: 1, floor: rimmedFloor({ x: 0, y: 0 }, { turn }) }));
+    const outputs: string[][] = [];
+    for (const [name, shape] of [['square', {}], ['turned', { turn: 1 }], ['round', { cornerRadius: 40 }]] as const) {
+      const empty = join(work, `empty-${name}.jpg`);
+      writeFileSync(empty, renderTray([], DEFAULT_TRAY, { noiseSeed: 1, floor: rimmedFloor({ x: 0, y: 0 }, shape) }));
       const cal = await run(['calibrate', '--image', empty], emptyData());
       expect(cal.code).toBe(0);
-      warnings.push(cal.out.split('\n').filter((line) => line.includes('warning')));
+      outputs.push(cal.out.split('\n').filter((line) => line.includes('warning') || line.includes('; tray ')));
     }
-    expect(warnings[0]).toEqual([]);
-    expect(warnings[1]).toEqual([
-      '  warning: the tray floor reaches up to 20 px beyond the region the reader looks in, on the left, top, right and bottom sides (the tray is turned against the camera, or its corners are round): a die lying against the rim there may be cut short and re-rolled; turn the camera square to the tray and calibrate again',
+    expect(outputs[0]).toEqual(['  frame 1280x720; tray 1096x624 at (100, 52)']);
+    expect(outputs[1]).toEqual([expect.stringMatching(/^ {2}frame 1280x720; tray \d+x\d+ at \(\d+, \d+\), turned 1\.0\d° clockwise$/)]);
+    expect(outputs[2]).toEqual([
+      expect.stringMatching(/^ {2}frame 1280x720; tray/),
+      '  warning: the tray floor reaches up to 12 px beyond the region the reader looks in, on the left, top, right and bottom sides (its corners are round): a die lying against the rim there may be cut short and re-rolled',
     ]);
   });
 

@@ -9,7 +9,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
 import { cellColours, checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, foregroundMask, markCells, median, readDiceInImage, Scratch, type TrayMark, type VisionConfig } from './read-dice.js';
-import { outsideTray, type Region } from './validity.js';
+import { outsideTray, trayCorners, turnPoint, type Region, type TrayRegion } from './validity.js';
+import type { Point } from './types.js';
 import { errorText } from '../error-text.js';
 
 export interface Calibration {
@@ -18,8 +19,8 @@ export interface Calibration {
   readonly createdAt: string;
   /** Size of the frames it was made from: a camera at another resolution needs a new calibration. */
   readonly frame: { readonly width: number; readonly height: number };
-  /** The tray floor, frame pixels; null when the floor fills the frame (the frame's edge is the tray's). */
-  readonly tray: Region | null;
+  /** The tray floor, frame pixels (turned with the tray when it is wholly in view and turned against the frame); null when the floor fills the frame (the frame's edge is the tray's). */
+  readonly tray: TrayRegion | null;
   /** The empty-tray reference image, a file name beside the calibration file; null when none was taken. */
   readonly emptyTray: string | null;
   /** What stands out from the floor in the empty-tray shot (logos, stains, screw heads), for the reader to ignore; empty without that shot. Absent from files written before marks were measured: none. */
@@ -51,7 +52,7 @@ const EDGE_SNAP = 0.01;
  * Null when it fills the frame. Throws when the centre is not floor-coloured
  * over a die's width or so (no tray in view).
  */
-export function findTrayRegion(image: cv.Mat): Region | null {
+export function findTrayRegion(image: cv.Mat): TrayRegion | null {
   return findTrayFloor(image).region;
 }
 
@@ -64,13 +65,22 @@ export interface FloorBeyond {
 }
 
 /**
+ * A tray turned less than this against the frame (degrees) is taken as square
+ * to it: over a 1200-pixel side, 0.2° moves a corner 4 pixels, the region's
+ * own inset.
+ */
+const LEAST_TURN = 0.2;
+
+/**
  * The tray region (`findTrayRegion`), and how far the floor reaches beyond
- * each side of it: the region is an upright box inside the floor's outline, so
- * on a tray turned against the frame, or with round corners, floor lies beyond
- * it. A die lying against the rim there is cut by the region's edge and
+ * each side of it. The region is a box inside the floor's outline. A tray
+ * wholly in view (its floor ends inside the frame all round) that is turned
+ * against the frame gives a box turned with it. Otherwise the box is upright,
+ * and on a turned tray floor lies beyond it; round corners leave floor beyond
+ * any box. A die lying against the rim there is cut by the region's edge and
  * re-rolled: `dice-tower calibrate` warns of it.
  */
-export function findTrayFloor(image: cv.Mat): { region: Region | null; beyond: FloorBeyond } {
+export function findTrayFloor(image: cv.Mat): { region: TrayRegion | null; beyond: FloorBeyond } {
   const scratch = new Scratch();
   try {
     return trayFloorIn(image, scratch);
@@ -79,7 +89,7 @@ export function findTrayFloor(image: cv.Mat): { region: Region | null; beyond: F
   }
 }
 
-function trayFloorIn(image: cv.Mat, scratch: Scratch): { region: Region | null; beyond: FloorBeyond } {
+function trayFloorIn(image: cv.Mat, scratch: Scratch): { region: TrayRegion | null; beyond: FloorBeyond } {
   const scale = 4;
   const small = scratch.add(scratch.add(image.resize(Math.round(image.rows / scale), Math.round(image.cols / scale), 0, 0, cv.INTER_AREA)).cvtColor(cv.COLOR_BGR2Lab));
   const cx = Math.floor(small.cols / 2);
@@ -100,16 +110,69 @@ function trayFloorIn(image: cv.Mat, scratch: Scratch): { region: Region | null; 
     return r.x <= cx && r.y <= cy && r.x + r.width >= cx && r.y + r.height >= cy && c.area > 0.1 * small.rows * small.cols;
   });
   if (!around) throw new Error('no tray floor found around the middle of the image: point the camera at the empty tray');
-  const inner = innerBox(around, small.rows, small.cols, scratch);
+  const r = around.boundingRect();
+  const inView = r.x > 0 && r.y > 0 && r.x + r.width < small.cols && r.y + r.height < small.rows;
+  const turn = inView ? outlineTurn(around) : 0;
+  if (turn !== 0) return turnedRegion(around.getPoints(), turn, small, scale, scratch);
+  const inner = innerBox(around.getPoints(), small.rows, small.cols, scratch);
   const snap = (v: number, limit: number) => (Math.abs(v - limit) <= limit * EDGE_SNAP + 1 ? limit : v);
   const x0 = inner.x0 * scale <= image.cols * EDGE_SNAP ? 0 : (inner.x0 + 1) * scale;
   const y0 = inner.y0 * scale <= image.rows * EDGE_SNAP ? 0 : (inner.y0 + 1) * scale;
   const x1 = snap(inner.x1 * scale, image.cols);
   const y1 = snap(inner.y1 * scale, image.rows);
-  const r = around.boundingRect();
-  const beyond = { left: (inner.x0 - r.x) * scale, top: (inner.y0 - r.y) * scale, right: (r.x + r.width - 1 - inner.x1) * scale, bottom: (r.y + r.height - 1 - inner.y1) * scale };
+  const beyond = floorBeyond(inner, scale);
   if (x0 === 0 && y0 === 0 && x1 === image.cols && y1 === image.rows) return { region: null, beyond };
   return { region: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, beyond };
+}
+
+/** How far the floor's outline turns against the frame, degrees (clockwise as seen; -45 to 45), from its least box; 0 below `LEAST_TURN`. */
+function outlineTurn(outline: cv.Contour): number {
+  // A RotatedRect's angle turns its width's side clockwise from the frame's x axis; either side may be the tray's long one.
+  const angle = outline.minAreaRect().angle;
+  const turn = ((angle % 90) + 90) % 90;
+  const signed = turn > 45 ? turn - 90 : turn;
+  return Math.abs(signed) < LEAST_TURN ? 0 : Math.round(signed * 100) / 100;
+}
+
+/**
+ * The region of a tray wholly in view and turned `turn` degrees: the floor's
+ * outline (on `small`, the frame shrunk `scale` times) turned back about the
+ * frame's centre, the upright box inside it there, and that box turned with
+ * the tray in the frame.
+ */
+function turnedRegion(outline: readonly cv.Point2[], turn: number, small: cv.Mat, scale: number, scratch: Scratch): { region: TrayRegion; beyond: FloorBeyond } {
+  // Turned back at the frame's size: turned on the shrunk copy, the outline's steps cost the box a shrunk pixel more (8 px inside the rim, not 4).
+  const [rows, cols] = [small.rows * scale, small.cols * scale];
+  const centre = { x: cols / 2, y: rows / 2 };
+  const upright = outline.map((p) => {
+    // A shrunk pixel's centre in the frame.
+    const q = turnPoint({ x: p.x * scale + (scale - 1) / 2, y: p.y * scale + (scale - 1) / 2 }, centre, -turn);
+    return new cv.Point2(Math.round(q.x), Math.round(q.y));
+  });
+  const inner = innerBox(upright, rows, cols, scratch);
+  // The outline runs through its shrunk pixels' centres, which may be half floor and half rim: half a shrunk pixel more in.
+  const half = scale / 2;
+  const [x0, y0, x1, y1] = [inner.x0 + half, inner.y0 + half, inner.x1 + 1 - half, inner.y1 + 1 - half];
+  // The box's centre in the frame: turned with the tray about the frame's centre; the box turns about its own.
+  const middle = turnPoint({ x: (x0 + x1) / 2, y: (y0 + y1) / 2 }, centre, turn);
+  const [width, height] = [x1 - x0, y1 - y0];
+  const region = { x: Math.round(middle.x - width / 2), y: Math.round(middle.y - height / 2), width, height, turn };
+  return { region, beyond: floorBeyond(inner, 1) };
+}
+
+/** How far the floor's outline reaches beyond the box inside it, frame pixels. */
+function floorBeyond(inner: InnerBox, scale: number): FloorBeyond {
+  const r = inner.outline;
+  return { left: (inner.x0 - r.x0) * scale, top: (inner.y0 - r.y0) * scale, right: (r.x1 - inner.x1) * scale, bottom: (r.y1 - inner.y1) * scale };
+}
+
+/** A box inside the floor's outline, and the outline's own bounding box (first and last column and row, inclusive, within the image). */
+interface InnerBox {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+  readonly outline: { readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number };
 }
 
 /**
@@ -119,11 +182,14 @@ function trayFloorIn(image: cv.Mat, scratch: Scratch): { region: Region | null; 
  * inside its bounding box, and the reader looks at everything inside the box:
  * rim there would be an object in every roll.
  */
-function innerBox(outline: cv.Contour, rows: number, cols: number, scratch: Scratch): { x0: number; y0: number; x1: number; y1: number } {
+function innerBox(outline: readonly cv.Point2[], rows: number, cols: number, scratch: Scratch): InnerBox {
   const filled = scratch.add(new cv.Mat(rows, cols, cv.CV_8U, 0));
-  filled.drawContours([outline.getPoints()], -1, new cv.Vec3(255, 255, 255), -1);
-  const r = outline.boundingRect();
-  let [x0, y0, x1, y1] = [r.x, r.y, r.x + r.width - 1, r.y + r.height - 1];
+  filled.drawContours([[...outline]], -1, new cv.Vec3(255, 255, 255), -1);
+  // An outline turned back may reach past the image: what lies beyond is not floor the reader sees.
+  const xs = outline.map((p) => p.x);
+  const ys = outline.map((p) => p.y);
+  const bounds = { x0: Math.max(0, Math.min(...xs)), y0: Math.max(0, Math.min(...ys)), x1: Math.min(cols - 1, Math.max(...xs)), y1: Math.min(rows - 1, Math.max(...ys)) };
+  let { x0, y0, x1, y1 } = bounds;
   const onFloor = (x: number, y: number, width: number, height: number) => scratch.add(filled.getRegion(new cv.Rect(x, y, width, height))).countNonZero() === width * height;
   for (let moved = true; moved && x0 < x1 && y0 < y1; ) {
     const sides = [!onFloor(x0, y0, 1, y1 - y0 + 1), !onFloor(x1, y0, 1, y1 - y0 + 1), !onFloor(x0, y0, x1 - x0 + 1, 1), !onFloor(x0, y1, x1 - x0 + 1, 1)];
@@ -134,8 +200,8 @@ function innerBox(outline: cv.Contour, rows: number, cols: number, scratch: Scra
     if (sides[3]) y1--;
   }
   // A box that lost half its width or height is no tray's floor seen from above.
-  if (2 * (x1 - x0) < r.width || 2 * (y1 - y0) < r.height) throw new Error('the tray floor found around the middle of the image is far from a rectangle: point the camera straight down at the empty tray');
-  return { x0, y0, x1, y1 };
+  if (2 * (x1 - x0) < bounds.x1 - bounds.x0 + 1 || 2 * (y1 - y0) < bounds.y1 - bounds.y0 + 1) throw new Error('the tray floor found around the middle of the image is far from a rectangle: point the camera straight down at the empty tray');
+  return { x0, y0, x1, y1, outline: bounds };
 }
 
 /**
@@ -173,18 +239,21 @@ const CORNER_BOX = 64;
  * in view, and a corner of it cannot be placed (a straight edge fits all
  * along itself): none there.
  */
-export function findTrayCorners(empty: cv.Mat, tray: Region | null): TrayMark[] {
+export function findTrayCorners(empty: cv.Mat, tray: TrayRegion | null): TrayMark[] {
   if (!tray) return [];
   const [left, top, right, bottom] = [tray.x, tray.y, tray.x + tray.width, tray.y + tray.height];
-  const sides = { left: left > 0, top: top > 0, right: right < empty.cols, bottom: bottom < empty.rows };
+  // A turned region lies wholly in view: the rim is seen all round it.
+  const sides = tray.turn ? { left: true, top: true, right: true, bottom: true } : { left: left > 0, top: top > 0, right: right < empty.cols, bottom: bottom < empty.rows };
+  const [topLeft, topRight, bottomRight, bottomLeft] = trayCorners(tray) as [Point, Point, Point, Point];
   const corners = [
-    [sides.left && sides.top, left, top],
-    [sides.right && sides.top, right, top],
-    [sides.left && sides.bottom, left, bottom],
-    [sides.right && sides.bottom, right, bottom],
+    [sides.left && sides.top, topLeft],
+    [sides.right && sides.top, topRight],
+    [sides.left && sides.bottom, bottomLeft],
+    [sides.right && sides.bottom, bottomRight],
   ] as const;
-  return corners.flatMap(([rimmed, cx, cy]): TrayMark[] => {
+  return corners.flatMap(([rimmed, corner]): TrayMark[] => {
     if (!rimmed) return [];
+    const [cx, cy] = [Math.round(corner.x), Math.round(corner.y)];
     const [x, y] = [Math.max(0, cx - CORNER_BOX / 2), Math.max(0, cy - CORNER_BOX / 2)];
     const [width, height] = [Math.min(empty.cols, cx + CORNER_BOX / 2) - x, Math.min(empty.rows, cy + CORNER_BOX / 2) - y];
     return [{ x, y, width, height, area: width * height, cells: cellColours(empty, { x, y, width, height }) }];
@@ -312,7 +381,11 @@ export function readCalibrationFile(file: string): Calibration | null {
   const isRegion = (r: Partial<Region> | null | undefined) =>
     typeof r === 'object' && r !== null && [r.x, r.y, r.width, r.height].every((v) => typeof v === 'number' && v >= 0) && (r.x as number) + (r.width as number) <= frame.width && (r.y as number) + (r.height as number) <= frame.height;
   const size = `the ${frame.width}x${frame.height} frame`;
-  if (t !== null && !isRegion(t)) throw bad(`bad tray region, or one beyond ${size}`);
+  // A turned tray region's corners lie in the frame (to within the pixel its rounding may take).
+  const inFrame = (p: Point) => p.x >= -1 && p.y >= -1 && p.x <= frame.width + 1 && p.y <= frame.height + 1;
+  const isTray = (r: Partial<TrayRegion> | null | undefined) =>
+    r?.turn === undefined || r.turn === 0 ? isRegion(r) : typeof r.turn === 'number' && Math.abs(r.turn) <= 45 && [r.x, r.y, r.width, r.height].every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0) && trayCorners(r as TrayRegion).every(inFrame);
+  if (t !== null && !isTray(t)) throw bad(`bad tray region, or one beyond ${size}`);
   const marks: unknown = data.trayMarks ?? [];
   const isMark = (m: Partial<TrayMark>) => isRegion(m) && typeof m.area === 'number' && m.area >= 0 && Array.isArray(m.cells) && m.cells.length === markCells(m as TrayMark) && m.cells.every(isLab);
   if (!Array.isArray(marks) || !marks.every(isMark)) throw bad(`bad tray marks, or one beyond ${size}`);

@@ -3,7 +3,7 @@ import type { Frame } from '../hardware/types.js';
 import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_DIR, type FaceClassifier, type FaceGuess } from './face-classifier.js';
 import { colourDistance, DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
-import { DEFAULT_SCENE_CONFIG, judgeScene, type Region, type SceneConfig } from './validity.js';
+import { DEFAULT_SCENE_CONFIG, judgeScene, trayCorners, type Region, type SceneConfig, type TrayRegion } from './validity.js';
 import { decodeImage } from '../hardware/image-bytes.js';
 
 /** Something on the empty tray's floor that stands out from it as a die or a pip would (a printed logo, a stain, a screw head), as the calibration's empty-tray shot shows it: its upright box and its area in the foreground mask, frame pixels, and how its box looks. */
@@ -379,15 +379,37 @@ function estimateFloor(lab: cv.Mat, cfg: VisionConfig, scratch: Scratch): { loca
  * window of the rim, the estimate is then partly the region's overall colour
  * rather than the floor's there (a vignette's darker edge counts as shadow).
  */
-function floorOnly(small: cv.Mat, tray: Region, scale: number, scratch: Scratch): { small: cv.Mat; overall: Lab } {
-  const x0 = Math.min(small.cols - 1, Math.ceil(tray.x * scale));
-  const y0 = Math.min(small.rows - 1, Math.ceil(tray.y * scale));
-  const x1 = Math.max(x0 + 1, Math.min(small.cols, Math.floor((tray.x + tray.width) * scale)));
-  const y1 = Math.max(y0 + 1, Math.min(small.rows, Math.floor((tray.y + tray.height) * scale)));
+function floorOnly(small: cv.Mat, tray: TrayRegion, scale: number, scratch: Scratch): { small: cv.Mat; overall: Lab } {
+  // A turned tray's median is taken over the upright box inside it, and what lies beyond its turned box is painted.
+  const inside = uprightInside(tray);
+  const x0 = Math.min(small.cols - 1, Math.ceil(inside.x * scale));
+  const y0 = Math.min(small.rows - 1, Math.ceil(inside.y * scale));
+  const x1 = Math.max(x0 + 1, Math.min(small.cols, Math.floor((inside.x + inside.width) * scale)));
+  const y1 = Math.max(y0 + 1, Math.min(small.rows, Math.floor((inside.y + inside.height) * scale)));
   const floor = scratch.add(scratch.add(small.getRegion(new cv.Rect(x0, y0, x1 - x0, y1 - y0))).copy());
   const overall = medianLab(floor, 1);
   const colour = new cv.Vec3((overall.L * 255) / 100, overall.a + 128, overall.b + 128);
-  return { small: scratch.add(floor.copyMakeBorder(y0, small.rows - y1, x0, small.cols - x1, cv.BORDER_CONSTANT, colour)), overall };
+  if (!tray.turn) return { small: scratch.add(floor.copyMakeBorder(y0, small.rows - y1, x0, small.cols - x1, cv.BORDER_CONSTANT, colour)), overall };
+  const painted = scratch.add(small.copy());
+  painted.setTo(colour, beyondTurnedTray(small.rows, small.cols, tray, scale, scratch));
+  return { small: painted, overall };
+}
+
+/** The largest upright box inside a (turned) tray region: the region itself when it is upright. */
+function uprightInside(tray: TrayRegion): Region {
+  if (!tray.turn) return tray;
+  const turn = (Math.abs(tray.turn) * Math.PI) / 180;
+  // Each corner moves this far across and down as the box turns about its centre.
+  const across = (tray.height / 2) * Math.sin(turn) + (tray.width / 2) * (1 - Math.cos(turn));
+  const down = (tray.width / 2) * Math.sin(turn) + (tray.height / 2) * (1 - Math.cos(turn));
+  return { x: tray.x + across, y: tray.y + down, width: Math.max(1, tray.width - 2 * across), height: Math.max(1, tray.height - 2 * down) };
+}
+
+/** An 8-bit mask of a frame shrunk by `scale` (1: the frame), 255 beyond a turned tray region's box and 0 inside it. */
+function beyondTurnedTray(rows: number, cols: number, tray: TrayRegion, scale: number, scratch: Scratch): cv.Mat {
+  const beyond = scratch.add(filledMat(rows, cols, cv.CV_8U, 255));
+  beyond.drawFillPoly([trayCorners(tray).map((p) => new cv.Point2(Math.round(p.x * scale), Math.round(p.y * scale)))], new cv.Vec3(0, 0, 0));
+  return beyond;
 }
 
 /**
@@ -660,7 +682,7 @@ export function foregroundMask(image: cv.Mat, cfg: VisionConfig): cv.Mat {
     if (cfg.edgeThreshold > 0) addOutlined(channels[0], mask, cfg, scratch);
     // Shrunk, no opening or closing: the grown distances leave no specks, and closing merged dice lying a few pixels apart (nell-byler half 1: 4 more missed). At full size, specks are opened away and gaps closed.
     if (scale === 1) mask = scratch.add(scratch.add(mask).morphologyEx(KERNEL_3, cv.MORPH_OPEN)).morphologyEx(KERNEL_5, cv.MORPH_CLOSE);
-    if (cfg.tray) cutToTray(mask, cfg.tray);
+    if (cfg.tray) cutToTray(mask, cfg.tray, scratch);
     return mask;
   } finally {
     scratch.release();
@@ -674,7 +696,11 @@ export function foregroundMask(image: cv.Mat, cfg: VisionConfig): cv.Mat {
  * roll is read. A die cut by the region's edge is judged partly outside the
  * tray (validity.ts), as one cut by the frame's edge.
  */
-function cutToTray(mask: cv.Mat, tray: Region): void {
+function cutToTray(mask: cv.Mat, tray: TrayRegion, scratch: Scratch): void {
+  if (tray.turn) {
+    mask.setTo(0, beyondTurnedTray(mask.rows, mask.cols, tray, 1, scratch));
+    return;
+  }
   const [right, bottom] = [tray.x + tray.width, tray.y + tray.height];
   const beyond = [
     [0, 0, mask.cols, tray.y],

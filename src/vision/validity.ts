@@ -17,9 +17,48 @@ export interface Region {
   readonly height: number;
 }
 
+/**
+ * The tray floor a calibration found: a box, turned `turn` degrees about its
+ * centre (clockwise as the frame is seen; absent or 0: upright). A tray is
+ * seldom square to the camera: an upright box inside a floor turned 1° lies up
+ * to 20 pixels inside its rim on a 1280×720 frame, and a die against the rim
+ * there would be cut short and re-rolled. A turned box lies inside the frame.
+ */
+export interface TrayRegion extends Region {
+  readonly turn?: number;
+}
+
+/** The frame point `p` in the tray's own upright frame: turned back by the tray's turn about its centre. */
+export function intoTray(p: Point, tray: TrayRegion): Point {
+  return turnAbout(p, tray, -(tray.turn ?? 0));
+}
+
+/** The tray region's four corners in the frame, clockwise from its top left. */
+export function trayCorners(tray: TrayRegion): Point[] {
+  const { x, y, width: w, height: h } = tray;
+  return [
+    { x, y },
+    { x: x + w, y },
+    { x: x + w, y: y + h },
+    { x, y: y + h },
+  ].map((p) => turnAbout(p, tray, tray.turn ?? 0));
+}
+
+/** `p` turned `degrees` (clockwise as the frame is seen, y pointing down) about the centre of `box`. */
+function turnAbout(p: Point, box: Region, degrees: number): Point {
+  return turnPoint(p, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, degrees);
+}
+
+/** `p` turned `degrees` (clockwise as the frame is seen, y pointing down) about `centre`. */
+export function turnPoint(p: Point, centre: Point, degrees: number): Point {
+  if (degrees === 0) return p;
+  const [cos, sin] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
+  return { x: centre.x + (p.x - centre.x) * cos - (p.y - centre.y) * sin, y: centre.y + (p.x - centre.x) * sin + (p.y - centre.y) * cos };
+}
+
 export interface SceneConfig extends SizeConfig {
   /** The tray floor in frame pixels (calibration); null: the whole frame is tray. */
-  readonly tray: Region | null;
+  readonly tray: TrayRegion | null;
   /** Size of the frames the tray region and die size were calibrated on; a frame of another size is refused (`vision/calibration_mismatch`): a camera that ignored the asked resolution would put the tray in the wrong place. Null: any size. */
   readonly trayFrame: { readonly width: number; readonly height: number } | null;
   /** How near the tray's edge (a calibrated tray region's, else the frame's) a die's cut side lies, and how far its box may poke past that edge (rounding, blur), pixels. */
@@ -117,15 +156,18 @@ export interface WallJudgement {
  * it; so does the rim when a die is to be measured, or when its box was not
  * measured but given: a die found by its pips or by the search).
  */
-export function outsideTray(box: readonly Point[], tray: Region | null, width: number, height: number, margin: number, wall: WallJudgement | null = null): boolean {
+export function outsideTray(frameBox: readonly Point[], tray: TrayRegion | null, width: number, height: number, margin: number, wall: WallJudgement | null = null): boolean {
   // The reader sees nothing beyond a calibrated tray (read-dice.ts cuts its mask there): the tray's edge is then the frame's.
   const { x, y, width: w, height: h } = tray ?? { x: 0, y: 0, width, height };
+  // A turned tray is judged in its own upright frame; it lies inside the frame, so the floor ends at each of its sides.
+  const turned = tray !== null && (tray.turn ?? 0) !== 0;
+  const box = turned ? frameBox.map((p) => intoTray(p, tray)) : frameBox;
   // Each side: how far inside it each corner lies, whether the floor ends there (not the frame), and the axis across it.
   const sides = [
-    { inside: (p: Point) => p.x - x, floorEnds: x > 0, axis: 'x' },
-    { inside: (p: Point) => p.y - y, floorEnds: y > 0, axis: 'y' },
-    { inside: (p: Point) => x + w - p.x, floorEnds: x + w < width, axis: 'x' },
-    { inside: (p: Point) => y + h - p.y, floorEnds: y + h < height, axis: 'y' },
+    { inside: (p: Point) => p.x - x, floorEnds: turned || x > 0, axis: 'x' },
+    { inside: (p: Point) => p.y - y, floorEnds: turned || y > 0, axis: 'y' },
+    { inside: (p: Point) => x + w - p.x, floorEnds: turned || x + w < width, axis: 'x' },
+    { inside: (p: Point) => y + h - p.y, floorEnds: turned || y + h < height, axis: 'y' },
   ].map((side) => ({ ...side, wall: tray !== null && wall !== null && side.floorEnds }));
   // A turned die cut by the edge keeps its turn: its box reaches past the edge (a die lying inside fits inside it).
   const reach = Math.max(WALL_REACH_MIN, WALL_REACH * Math.max(...boxSides(box)));
@@ -149,7 +191,8 @@ export function outsideTray(box: readonly Point[], tray: Region | null, width: n
 }
 
 /** Whether a box lies wholly beyond a calibrated tray region (on the table around the tray: not part of the roll). */
-export function beyondTray(box: readonly Point[], tray: Region): boolean {
+export function beyondTray(frameBox: readonly Point[], tray: TrayRegion): boolean {
+  const box = frameBox.map((p) => intoTray(p, tray));
   return box.every((p) => p.x < tray.x) || box.every((p) => p.y < tray.y) || box.every((p) => p.x > tray.x + tray.width) || box.every((p) => p.y > tray.y + tray.height);
 }
 

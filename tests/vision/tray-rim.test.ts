@@ -82,12 +82,30 @@ describe('a tray with its rim in view', () => {
     expect(byRim(over).filter((r) => r.valid)).toEqual([]);
   });
 
-  /** Rolls of a 3 in the middle and a 5 laid by each side of the rim, `gap` pixels from it (negative: over it), turned `angle`. */
-  function byRim(placings: readonly { angle: number; gap: number }[]) {
+  it('reads a die lying against a rim turned against the camera, and refuses one lying over it: the region turns with the tray', () => {
+    // An upright region inside a floor turned 1.5° lies up to 25 px inside the rim (8 of these 100 dice against it were read).
+    for (const turn of [1.5, -1]) {
+      const shape = { turn };
+      const shaped = rimmedFloor({ x: 0, y: 0 }, shape);
+      const turned = calibrate(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor: shaped })), {}, 'empty-tray.png', new Date(0));
+      expect(turned.tray?.turn).toBeCloseTo(turn, 1);
+      expect(turned.trayCorners.length).toBe(4);
+      const placings = [0, 3, 10, 25, 45].flatMap((angle) => [0, 4].map((gap) => ({ angle, gap })));
+      expect(byRim(placings, { floor: shaped, cfg: calibratedConfig(turned), shape }).filter((r) => !r.exact)).toEqual([]);
+      const over = [0, 10, 25, 45].flatMap((angle) => [-16, -24].map((gap) => ({ angle, gap })));
+      expect(byRim(over, { floor: shaped, cfg: calibratedConfig(turned), shape }).filter((r) => r.valid)).toEqual([]);
+    }
+  });
+
+  /** Rolls of a 3 in the middle and a 5 laid by each side of the rim, `gap` pixels from it (negative: over it), turned `angle` against it. */
+  function byRim(placings: readonly { angle: number; gap: number }[], tray: { floor: Buffer; cfg: typeof cfg; shape: Parameters<typeof rimmedFloor>[1] } = { floor, cfg, shape: {} }) {
     const rolls: { at: string; valid: boolean; exact: boolean; codes: string }[] = [];
     for (const { angle, gap } of placings) {
-      for (const at of besideRim(gap, angle)) {
-        const reading = read([die(3, 640, 200, 5), die(5, at.x, at.y, angle)]);
+      for (const at of besideRim(gap, angle, 64, tray.shape)) {
+        const dice = [die(3, 640, 200, 5), die(5, at.x, at.y, at.angle)];
+        const frame = decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: 3, floor: tray.floor }));
+        const found = readDiceInImage(frame, tray.cfg, dice.length);
+        const reading = { valid: found.valid, codes: found.issues?.map((i) => i.code) ?? [], values: found.dice.map((d) => d.value) };
         rolls.push({ at: `${at.side} ${angle}° ${gap} px`, valid: reading.valid, exact: reading.valid && [...reading.values].sort().join() === '3,5', codes: reading.codes.join() });
       }
     }
@@ -116,12 +134,15 @@ describe('a tray with its rim in view', () => {
     expect(missed).toEqual([]);
   });
 
-  it('tells how far the floor reaches beyond the region on a turned or round-cornered tray (calibrate warns of it)', () => {
+  it('tells how far the floor reaches beyond the region on a round-cornered tray, not on a turned one (calibrate warns of it)', () => {
     const beyond = (shape: Parameters<typeof rimmedFloor>[1]) => findTrayFloor(decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor: rimmedFloor({ x: 0, y: 0 }, shape) }))).beyond;
     expect(beyond({})).toEqual({ left: 0, top: 0, right: 0, bottom: 0 });
-    // Turned 1°, a side of 1 100 px runs 19 px across; a corner of radius 40 px keeps the box 12 px in (0.29 of it).
-    expect(beyond({ turn: 1 })).toEqual({ left: 20, top: 20, right: 20, bottom: 20 });
+    // A corner of radius 40 px keeps the box 12 px in (0.29 of it).
     expect(beyond({ cornerRadius: 40 })).toEqual({ left: 12, top: 12, right: 12, bottom: 12 });
+    // Turned 1°, a side of 1 100 px runs 19 px across, and an upright box lay 20 px inside the floor; turned with the tray, only
+    // the outline's steps on the shrunk copy (4 px) lie beyond it.
+    const turned = beyond({ turn: 1 });
+    expect(Math.max(turned.left, turned.top, turned.right, turned.bottom)).toBeLessThanOrEqual(5);
   });
 
   it('takes a die lying wholly on the rim as no die in the tray', () => {
@@ -192,6 +213,14 @@ describe('a tray with its rim in view', () => {
     expect(() => readCalibrationFile(file)).toThrow(/bad tray corners, or one beyond the 1280x720 frame/);
     writeFileSync(file, JSON.stringify({ ...older, tray: { x: 100, y: 52, width: 1096, height: 700 } }));
     expect(() => readCalibrationFile(file)).toThrow(/bad tray region, or one beyond the 1280x720 frame/);
+    // A turned region loads with its turn; one whose turned corners leave the frame, or turned past 45°, is refused.
+    const turned = { x: 104, y: 56, width: 1088, height: 616, turn: 1.5 };
+    writeFileSync(file, JSON.stringify({ ...older, tray: turned }));
+    expect(readCalibrationFile(file)?.tray).toEqual(turned);
+    for (const tray of [{ ...turned, turn: 10 }, { ...turned, turn: 50, width: 600, height: 600 }, { ...turned, turn: '1.5' }]) {
+      writeFileSync(file, JSON.stringify({ ...older, tray }));
+      expect(() => readCalibrationFile(file)).toThrow(/bad tray region, or one beyond the 1280x720 frame/);
+    }
     writeFileSync(file, JSON.stringify({ ...older, frame: { width: 0, height: 720 } }));
     expect(() => readCalibrationFile(file)).toThrow(/is not a dice-tower calibration \(bad frame size\)/);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DieReading, Point } from '../../src/vision/types.js';
-import { DEFAULT_SCENE_CONFIG, judgeScene, outsideTray, type WallJudgement } from '../../src/vision/validity.js';
+import { beyondTray, DEFAULT_SCENE_CONFIG, intoTray, judgeScene, outsideTray, trayCorners, type TrayRegion, type WallJudgement } from '../../src/vision/validity.js';
 
 // A 1280x720 frame whose calibrated tray floor ends inside it on every side (a rim in view all round).
 const tray = { x: 100, y: 52, width: 1096, height: 624 };
@@ -12,7 +12,50 @@ function turned(cx: number, cy: number, side: number, degrees: number) {
   const [c, s] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
   return [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([u, v]) => ({ x: cx + ((u! * c - v! * s) * side) / 2, y: cy + ((u! * s + v! * c) * side) / 2 }));
 }
-const outside = (corners: readonly Point[], judgement: WallJudgement | null = wall, region: typeof tray | null = tray) => outsideTray(corners, region, 1280, 720, 2, judgement);
+const outside = (corners: readonly Point[], judgement: WallJudgement | null = wall, region: TrayRegion | null = tray) => outsideTray(corners, region, 1280, 720, 2, judgement);
+
+describe('a tray turned against the frame', () => {
+  // The same floor turned 3° clockwise about its centre (648, 364): its corners move up to 17 px across and 29 px down.
+  const turnedTray = { ...tray, turn: 3 };
+  const [cos, sin] = [Math.cos(Math.PI / 60), Math.sin(Math.PI / 60)];
+  /** Points given in the turned tray's own upright frame, in the frame. */
+  const inFrame = (points: readonly Point[]) => points.map((p) => ({ x: 648 + (p.x - 648) * cos - (p.y - 364) * sin, y: 364 + (p.x - 648) * sin + (p.y - 364) * cos }));
+
+  it('turns its corners with it, and takes frame points back into its own upright frame', () => {
+    const corners = trayCorners(turnedTray);
+    expect(corners[0]!.x).toBeCloseTo(648 - 548 * cos + 312 * sin, 6);
+    expect(corners[0]!.y).toBeCloseTo(364 - 548 * sin - 312 * cos, 6);
+    for (const [p, q] of corners.map((c, i) => [intoTray(c, turnedTray), box(100, 52, 1196, 676)[i]!] as const)) {
+      expect(p.x).toBeCloseTo(q.x, 6);
+      expect(p.y).toBeCloseTo(q.y, 6);
+    }
+    expect(trayCorners(tray)).toEqual(box(100, 52, 1196, 676));
+  });
+
+  it('reads a die lying flat against a turned side, and refuses one cut by it', () => {
+    const upright = { ...turnedTray, turn: 0 };
+    // Its whole square against the left side near the bottom (1 px of shadow past the edge); the side there lies 14 px left of
+    // where the tray's centre row meets it, so judged upright its corner reaches 14 px past the edge.
+    const flat = inFrame(box(99, 600, 163, 664));
+    expect([outside(flat, wall, turnedTray), outside(flat, wall, upright)]).toEqual([false, true]);
+    // Near the top, 20 of 64 px hidden beyond the turned side: judged upright, the box lies 13 px clear of the edge.
+    const cut = inFrame(box(100, 80, 144, 144));
+    expect([outside(cut, wall, turnedTray), outside(cut, wall, upright)]).toEqual([true, false]);
+    // A piece of a die; a die turned 45° against the side, its corner 16 px past it.
+    expect(outside(inFrame(box(100, 300, 130, 328)), wall, turnedTray)).toBe(true);
+    expect(outside(inFrame(turned(100 + 45 - 16, 300, 64, 45)), wall, turnedTray)).toBe(true);
+    // Against the bottom side, whole; and apart from every side.
+    expect(outside(inFrame(box(400, 612, 464, 677)), wall, turnedTray)).toBe(false);
+    expect(outside(inFrame(box(400, 300, 464, 364)), null, turnedTray)).toBe(false);
+  });
+
+  it('takes a box wholly beyond its turned side as beyond the tray, and one over the side as not', () => {
+    // Near the top left corner, 4 to 60 px beyond the side; judged upright, it would reach 13 px into the region.
+    const beyond = inFrame(box(40, 60, 96, 124));
+    expect([beyondTray(beyond, turnedTray), beyondTray(beyond, { ...turnedTray, turn: 0 })]).toEqual([true, false]);
+    expect(beyondTray(inFrame(box(80, 300, 144, 364)), turnedTray)).toBe(false);
+  });
+});
 
 describe('a die against the tray\'s rim', () => {
   it('lies in the tray when its whole square touches the rim: its shadow or the region\'s inset reach the edge', () => {

@@ -105,18 +105,24 @@ export function rimmedFloor(moved = { x: 0, y: 0 }, shape: RimShape = {}): Buffe
 }
 
 /**
- * Where to lay a die of `dieSize` turned `turn` degrees by each side of the
- * rim (left, top, right, bottom, at a fixed place along each), its farthest
- * point `gap` pixels from the rim (negative: over it).
+ * Where to lay a die of `dieSize` by each side of the rim (left, top, right,
+ * bottom, at a fixed place along each), its farthest point `gap` pixels from
+ * the rim (negative: over it), turned `turn` degrees against that side. On a
+ * rim of `shape` turned, the places and the die turn with it (its round
+ * corners are far from these places).
  */
-export function besideRim(gap: number, turn: number, dieSize = DEFAULT_TRAY.dieSize): { side: string; x: number; y: number }[] {
+export function besideRim(gap: number, turn: number, dieSize = DEFAULT_TRAY.dieSize, shape: RimShape = {}): { side: string; x: number; y: number; angle: number }[] {
   // From the die's centre to its farthest point across the rim.
   const reach = (dieSize / 2) * (Math.abs(Math.cos((turn * Math.PI) / 180)) + Math.abs(Math.sin((turn * Math.PI) / 180)));
   const { width, height } = DEFAULT_TRAY;
+  // The floor's centre, as paintRim turns it.
+  const [cx, cy] = [(RIM.left + width - RIM.right - 1) / 2, (RIM.top + height - RIM.bottom - 1) / 2];
+  const rimTurn = shape.turn ?? 0;
+  const [cos, sin] = [Math.cos((rimTurn * Math.PI) / 180), Math.sin((rimTurn * Math.PI) / 180)];
   return [
     { side: 'left', x: RIM.left + gap + reach, y: 360 },
     { side: 'top', x: 500, y: RIM.top + gap + reach },
     { side: 'right', x: width - RIM.right - gap - reach, y: 360 },
     { side: 'bottom', x: 500, y: height - RIM.bottom - gap - reach },
-  ];
+  ].map(({ side, x, y }) => ({ side, x: cx + (x - cx) * cos - (y - cy) * sin, y: cy + (x - cx) * sin + (y - cy) * cos, angle: turn + rimTurn }));
 }
