@@ -1,8 +1,9 @@
 /**
  * Benchmark: the reader on simulated trays that are not plain felt, each
  * calibrated from a shot of it empty (src/hardware/simulator/floors.ts): felt
- * with marks on it, a wooden rim in view all round (drawn into the floor, and
- * painted over the frame), and plain felt to compare. For each tray, seeded
+ * with marks on it, a wooden rim in view all round (drawn into the floor,
+ * painted over the frame, and drawn turned 1.5° against the camera), and plain
+ * felt to compare. For each tray, seeded
  * throws of 1-6 dice of every colour: how many rolls are read exactly, refused
  * (by first reason) or taken as valid with a wrong value. Then the camera
  * moved since the calibration (the floor drawn that far off): how many rolls
@@ -18,7 +19,7 @@
 import cv from '../src/hardware/opencv.js';
 import { SeededRandom } from '../src/hardware/index.js';
 import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, renderTray, throwDice } from '../src/hardware/simulator/index.js';
-import { besideRim, markedFloor, paintRim, RIM, rimmedFloor } from '../src/hardware/simulator/floors.js';
+import { besideRim, markedFloor, paintRim, RIM, rimmedFloor, type RimShape } from '../src/hardware/simulator/floors.js';
 import { calibrate, calibratedConfig } from '../src/vision/calibrate.js';
 import { decodeFrame, readDiceInImage, type VisionConfig } from '../src/vision/index.js';
 
@@ -47,16 +48,23 @@ interface Tray {
   readonly marked: boolean;
   /** Whether a rim is in view all round (dice can lie against it). */
   readonly rimmed: boolean;
+  /** How the rim is turned against the camera (besideRim lays dice along it). */
+  readonly shape?: RimShape;
 }
 const whole = { x: 0, y: 0, width: DEFAULT_TRAY.width, height: DEFAULT_TRAY.height };
 // Dice thrown onto a rimmed floor may land against the rim (before session 29 they kept 4 px from it: the calibrated floor
 // lies up to 4 px inside it, and a die touching its edge was refused).
 const insideRim = { x: RIM.left, y: RIM.top, width: DEFAULT_TRAY.width - RIM.left - RIM.right, height: DEFAULT_TRAY.height - RIM.top - RIM.bottom };
+// A rim turned 1.5° against the camera: dice are thrown onto the upright box inside its floor (its corners move up to 8 px across
+// and 15 px down).
+const TURNED: RimShape = { turn: 1.5 };
+const insideTurnedRim = { x: insideRim.x + 9, y: insideRim.y + 15, width: insideRim.width - 18, height: insideRim.height - 30 };
 const trays: Tray[] = [
   { name: 'plain felt', frame: (dice, seed) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed })), floor: whole, marked: false, rimmed: false },
   { name: 'marked felt', frame: (dice, seed, moved) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed, floor: markedFloor(moved) })), floor: whole, marked: true, rimmed: false },
   { name: 'rim in the floor', frame: (dice, seed, moved) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed, floor: rimmedFloor(moved) })), floor: insideRim, marked: true, rimmed: true },
   { name: 'rim painted over', frame: (dice, seed, moved) => paintRim(decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed })), moved), floor: insideRim, marked: true, rimmed: true },
+  { name: 'rim turned 1.5°', frame: (dice, seed, moved) => decodeFrame(renderTray(dice, DEFAULT_TRAY, { noiseSeed: seed, floor: rimmedFloor(moved, TURNED) })), floor: insideTurnedRim, marked: true, rimmed: true, shape: TURNED },
 ];
 const MOVES: readonly Offset[] = [{ x: 14, y: 0 }, { x: -20, y: 10 }, { x: 30, y: -24 }, { x: -46, y: 8 }];
 
@@ -89,10 +97,10 @@ const OVER = [-16, -24, -32].flatMap((gap) => [0, 10, 25, 45].map((turn) => ({ g
 function byRim(tray: Tray, cfg: VisionConfig, placings: readonly { gap: number; turn: number }[]): { rolls: number; exact: number; refused: number; wrong: number } {
   const tally = { rolls: 0, exact: 0, refused: 0, wrong: 0 };
   for (const { gap, turn } of placings) {
-    besideRim(gap, turn).forEach((at, side) => {
+    besideRim(gap, turn, DEFAULT_TRAY.dieSize, tray.shape).forEach((at, side) => {
       const dice = [
         { value: 3, colour: 'red' as const, x: 640, y: 200, size: DEFAULT_TRAY.dieSize, angle: 5 },
-        { value: 5, colour: 'red' as const, x: at.x, y: at.y, size: DEFAULT_TRAY.dieSize, angle: turn },
+        { value: 5, colour: 'red' as const, x: at.x, y: at.y, size: DEFAULT_TRAY.dieSize, angle: at.angle },
       ];
       const frame = tray.frame(dice, 1000 * (gap + 40) + 4 * turn + side, { x: 0, y: 0 });
       const reading = readDiceInImage(frame, cfg, 2);
