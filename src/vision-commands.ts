@@ -138,15 +138,16 @@ const FLOOR_BEYOND_WARNED = 8;
 
 /** A warning when the floor reaches well beyond the region on some side (round corners; a turned tray not wholly in view): dice against the rim there are re-rolled. */
 function floorBeyondWarning(empty: cv.Mat): string[] {
-  const { region, beyond } = findTrayFloor(empty);
+  const { region, beyond, inView } = findTrayFloor(empty);
   if (!region) return [];
   const sides = (['left', 'top', 'right', 'bottom'] as const).filter((side) => beyond[side] >= FLOOR_BEYOND_WARNED);
   if (sides.length === 0) return [];
   const most = Math.max(...sides.map((side) => beyond[side]));
-  // A tray wholly in view has its region turned with it (calibrate.ts): only round corners leave floor beyond it.
-  const inView = Boolean(region.turn) || (region.x > 0 && region.y > 0 && region.x + region.width < empty.cols && region.y + region.height < empty.rows);
   const named = sides.length === 1 ? sides[0] : `${sides.slice(0, -1).join(', ')} and ${sides[sides.length - 1]}`;
-  return [`warning: the tray floor reaches up to ${most} px beyond the region the reader looks in, on the ${named} side${sides.length > 1 ? 's' : ''} (its corners are round${inView ? '' : ', or it is turned against the camera and not wholly in view'}): a die lying against the rim there may be cut short and re-rolled`];
+  // A tray wholly in view has its region turned with it (calibrate.ts): only round corners leave floor beyond it.
+  const why = inView ? 'its corners are round' : 'the tray is not wholly in view, and turned against the camera or its corners are round';
+  const remedy = inView ? '' : '; bring the whole tray into view (or turn the camera square to it) and calibrate again';
+  return [`warning: the tray floor reaches up to ${most} px beyond the region the reader looks in, on the ${named} side${sides.length > 1 ? 's' : ''} (${why}): a die lying against the rim there may be cut short and re-rolled${remedy}`];
 }
 
 /** Dice read, with their values, in the empty-tray shot (the calibration's tray applied, not its marks): dice left in the tray, most likely. */

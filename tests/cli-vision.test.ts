@@ -121,12 +121,14 @@ describe('dice-tower read', () => {
 });
 
 describe('dice-tower calibrate', () => {
-  it('warns when the tray floor reaches well beyond the region the reader looks in (round corners), not for a square or turned tray', { timeout: 120_000 }, async () => {
+  it('warns when the tray floor reaches well beyond the region the reader looks in (round corners, a turned tray not wholly in view), not for a square or turned tray', { timeout: 120_000 }, async () => {
     const work = emptyData();
     const outputs: string[][] = [];
-    for (const [name, shape] of [['square', {}], ['turned', { turn: 1 }], ['round', { cornerRadius: 40 }]] as const) {
+    // The last tray runs off the frame's left edge (its rim there out of view): its region stays upright.
+    const trays = [['square', {}, 0], ['turned', { turn: 1 }, 0], ['round', { cornerRadius: 40 }, 0], ['cut', { turn: 1 }, -90]] as const;
+    for (const [name, shape, across] of trays) {
       const empty = join(work, `empty-${name}.jpg`);
-      writeFileSync(empty, renderTray([], DEFAULT_TRAY, { noiseSeed: 1, floor: rimmedFloor({ x: 0, y: 0 }, shape) }));
+      writeFileSync(empty, renderTray([], DEFAULT_TRAY, { noiseSeed: 1, floor: rimmedFloor({ x: across, y: 0 }, shape) }));
       const cal = await run(['calibrate', '--image', empty], emptyData());
       expect(cal.code).toBe(0);
       outputs.push(cal.out.split('\n').filter((line) => line.includes('warning') || line.includes('; tray ')));
@@ -136,6 +138,10 @@ describe('dice-tower calibrate', () => {
     expect(outputs[2]).toEqual([
       expect.stringMatching(/^ {2}frame 1280x720; tray/),
       '  warning: the tray floor reaches up to 12 px beyond the region the reader looks in, on the left, top, right and bottom sides (its corners are round): a die lying against the rim there may be cut short and re-rolled',
+    ]);
+    expect(outputs[3]).toEqual([
+      expect.stringMatching(/^ {2}frame 1280x720; tray \d+x\d+ at \(\d+, \d+\)$/),
+      expect.stringMatching(/^ {2}warning: the tray floor reaches up to \d+ px beyond the region the reader looks in, on the .* \(the tray is not wholly in view, and turned against the camera or its corners are round\): a die lying against the rim there may be cut short and re-rolled; bring the whole tray into view \(or turn the camera square to it\) and calibrate again$/),
     ]);
   });
 

@@ -80,7 +80,7 @@ const LEAST_TURN = 0.2;
  * any box. A die lying against the rim there is cut by the region's edge and
  * re-rolled: `dice-tower calibrate` warns of it.
  */
-export function findTrayFloor(image: cv.Mat): { region: TrayRegion | null; beyond: FloorBeyond } {
+export function findTrayFloor(image: cv.Mat): TrayFloor {
   const scratch = new Scratch();
   try {
     return trayFloorIn(image, scratch);
@@ -89,7 +89,14 @@ export function findTrayFloor(image: cv.Mat): { region: TrayRegion | null; beyon
   }
 }
 
-function trayFloorIn(image: cv.Mat, scratch: Scratch): { region: TrayRegion | null; beyond: FloorBeyond } {
+/** The tray region, how far the floor reaches beyond it, and whether the floor ends inside the frame all round (only then may the region turn). */
+export interface TrayFloor {
+  readonly region: TrayRegion | null;
+  readonly beyond: FloorBeyond;
+  readonly inView: boolean;
+}
+
+function trayFloorIn(image: cv.Mat, scratch: Scratch): TrayFloor {
   const scale = 4;
   const small = scratch.add(scratch.add(image.resize(Math.round(image.rows / scale), Math.round(image.cols / scale), 0, 0, cv.INTER_AREA)).cvtColor(cv.COLOR_BGR2Lab));
   const cx = Math.floor(small.cols / 2);
@@ -113,7 +120,7 @@ function trayFloorIn(image: cv.Mat, scratch: Scratch): { region: TrayRegion | nu
   const r = around.boundingRect();
   const inView = r.x > 0 && r.y > 0 && r.x + r.width < small.cols && r.y + r.height < small.rows;
   const turn = inView ? outlineTurn(around) : 0;
-  if (turn !== 0) return turnedRegion(around.getPoints(), turn, small, scale, scratch);
+  if (turn !== 0) return { ...turnedRegion(around.getPoints(), turn, small, scale, scratch), inView };
   const inner = innerBox(around.getPoints(), small.rows, small.cols, scratch);
   const snap = (v: number, limit: number) => (Math.abs(v - limit) <= limit * EDGE_SNAP + 1 ? limit : v);
   const x0 = inner.x0 * scale <= image.cols * EDGE_SNAP ? 0 : (inner.x0 + 1) * scale;
@@ -121,8 +128,8 @@ function trayFloorIn(image: cv.Mat, scratch: Scratch): { region: TrayRegion | nu
   const x1 = snap(inner.x1 * scale, image.cols);
   const y1 = snap(inner.y1 * scale, image.rows);
   const beyond = floorBeyond(inner, scale);
-  if (x0 === 0 && y0 === 0 && x1 === image.cols && y1 === image.rows) return { region: null, beyond };
-  return { region: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, beyond };
+  if (x0 === 0 && y0 === 0 && x1 === image.cols && y1 === image.rows) return { region: null, beyond, inView };
+  return { region: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, beyond, inView };
 }
 
 /** How far the floor's outline turns against the frame, degrees (clockwise as seen; -45 to 45), from its least box; 0 below `LEAST_TURN`. */
@@ -136,24 +143,28 @@ function outlineTurn(outline: cv.Contour): number {
 
 /**
  * The region of a tray wholly in view and turned `turn` degrees: the floor's
- * outline (on `small`, the frame shrunk `scale` times) turned back about the
- * frame's centre, the upright box inside it there, and that box turned with
- * the tray in the frame.
+ * outline (on `small`, the frame shrunk `scale` times) turned back about its
+ * own centre, the upright box inside it there, and that box turned with the
+ * tray in the frame.
  */
 function turnedRegion(outline: readonly cv.Point2[], turn: number, small: cv.Mat, scale: number, scratch: Scratch): { region: TrayRegion; beyond: FloorBeyond } {
   // Turned back at the frame's size: turned on the shrunk copy, the outline's steps cost the box a shrunk pixel more (8 px inside the rim, not 4).
   const [rows, cols] = [small.rows * scale, small.cols * scale];
-  const centre = { x: cols / 2, y: rows / 2 };
-  const upright = outline.map((p) => {
-    // A shrunk pixel's centre in the frame.
-    const q = turnPoint({ x: p.x * scale + (scale - 1) / 2, y: p.y * scale + (scale - 1) / 2 }, centre, -turn);
+  // A shrunk pixel's centre in the frame.
+  const inFrame = outline.map((p) => ({ x: p.x * scale + (scale - 1) / 2, y: p.y * scale + (scale - 1) / 2 }));
+  // About its own centre, the outline turned back stays where it was (about the frame's, a long tray off the middle would leave the image).
+  const xs = inFrame.map((p) => p.x);
+  const ys = inFrame.map((p) => p.y);
+  const centre = { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
+  const upright = inFrame.map((p) => {
+    const q = turnPoint(p, centre, -turn);
     return new cv.Point2(Math.round(q.x), Math.round(q.y));
   });
   const inner = innerBox(upright, rows, cols, scratch);
   // The outline runs through its shrunk pixels' centres, which may be half floor and half rim: half a shrunk pixel more in.
   const half = scale / 2;
   const [x0, y0, x1, y1] = [inner.x0 + half, inner.y0 + half, inner.x1 + 1 - half, inner.y1 + 1 - half];
-  // The box's centre in the frame: turned with the tray about the frame's centre; the box turns about its own.
+  // The box's centre in the frame: turned with the tray about the outline's centre; the box turns about its own.
   const middle = turnPoint({ x: (x0 + x1) / 2, y: (y0 + y1) / 2 }, centre, turn);
   const [width, height] = [x1 - x0, y1 - y0];
   const region = { x: Math.round(middle.x - width / 2), y: Math.round(middle.y - height / 2), width, height, turn };

@@ -391,11 +391,13 @@ function floorOnly(small: cv.Mat, tray: TrayRegion, scale: number, scratch: Scra
   const colour = new cv.Vec3((overall.L * 255) / 100, overall.a + 128, overall.b + 128);
   if (!tray.turn) return { small: scratch.add(floor.copyMakeBorder(y0, small.rows - y1, x0, small.cols - x1, cv.BORDER_CONSTANT, colour)), overall };
   const painted = scratch.add(small.copy());
-  painted.setTo(colour, beyondTurnedTray(small.rows, small.cols, tray, scale, scratch));
+  // A filled polygon keeps every pixel its edge passes through: grown by a pixel, what is painted takes in every shrunk pixel
+  // that holds some rim, as the upright box's whole pixels do.
+  painted.setTo(colour, scratch.add(beyondTurnedTray(small.rows, small.cols, tray, scale, scratch).dilate(KERNEL_3)));
   return { small: painted, overall };
 }
 
-/** The largest upright box inside a (turned) tray region: the region itself when it is upright. */
+/** An upright box inside a (turned) tray region, for the floor's median: the region itself when it is upright. */
 function uprightInside(tray: TrayRegion): Region {
   if (!tray.turn) return tray;
   const turn = (Math.abs(tray.turn) * Math.PI) / 180;

@@ -8,6 +8,8 @@ import { calibrate, calibratedConfig, findTrayCorners, findTrayFloor, readCalibr
 import { decodeFrame, readDiceInImage } from '../../src/vision/index.js';
 import { markMovedBy } from '../../src/vision/read-dice.js';
 import { besideRim, paintRim, RIM, rimmedFloor } from '../../src/hardware/simulator/floors.js';
+import cv from '../../src/hardware/opencv.js';
+import { trayCorners, turnPoint } from '../../src/vision/validity.js';
 
 // A tray whose wooden rim is in view all round, as a camera over a real tray sees it, calibrated from its empty shot.
 const floor = rimmedFloor();
@@ -83,7 +85,7 @@ describe('a tray with its rim in view', () => {
   });
 
   it('reads a die lying against a rim turned against the camera, and refuses one lying over it: the region turns with the tray', () => {
-    // An upright region inside a floor turned 1.5° lies up to 25 px inside the rim (8 of these 100 dice against it were read).
+    // An upright region inside a floor turned 1.5° lies up to 25 px inside the rim (of these 40 placings, 2 were read at 1.5°, 7 at -1°).
     for (const turn of [1.5, -1]) {
       const shape = { turn };
       const shaped = rimmedFloor({ x: 0, y: 0 }, shape);
@@ -94,6 +96,31 @@ describe('a tray with its rim in view', () => {
       expect(byRim(placings, { floor: shaped, cfg: calibratedConfig(turned), shape }).filter((r) => !r.exact)).toEqual([]);
       const over = [0, 10, 25, 45].flatMap((angle) => [-16, -24].map((gap) => ({ angle, gap })));
       expect(byRim(over, { floor: shaped, cfg: calibratedConfig(turned), shape }).filter((r) => r.valid)).toEqual([]);
+    }
+  });
+
+  it('places a turned region on the floor wherever the tray lies in the frame, with its corner marks at its corners', () => {
+    // A floor 700×360 far from the frame's middle (its centre 180 px left and 60 px up): a region turned about the wrong centre
+    // would lie off it, over the rim.
+    for (const turn of [2, -3]) {
+      const wood = new cv.Vec3(40, 90, 150);
+      const image = new cv.Mat(720, 1280, cv.CV_8UC3, [40, 90, 150]);
+      const centre = { x: 460, y: 300 };
+      const floorCorners = [[-350, -180], [350, -180], [350, 180], [-350, 180]].map(([u, v]) => turnPoint({ x: centre.x + u!, y: centre.y + v! }, centre, turn));
+      const points = (ps: readonly { x: number; y: number }[]) => [ps.map((p) => new cv.Point2(Math.round(p.x), Math.round(p.y)))];
+      image.drawFillPoly(points(floorCorners), new cv.Vec3(60, 120, 60));
+      const { region, inView } = findTrayFloor(image);
+      expect({ turn: Math.round((region?.turn ?? 0) * 10) / 10, inView }).toEqual({ turn, inView: true });
+      const corners = trayCorners(region!);
+      const inside = new cv.Mat(720, 1280, cv.CV_8U, 0);
+      inside.drawFillPoly(points(corners), new cv.Vec3(255, 255, 255));
+      expect(image.inRange(wood, wood).bitwiseAnd(inside).countNonZero()).toBe(0);
+      // Each corner a few pixels in from the floor's (4-8 px in from each side).
+      expect(corners.map((p, i) => Math.hypot(p.x - floorCorners[i]!.x, p.y - floorCorners[i]!.y) < 12)).toEqual([true, true, true, true]);
+      // The marks that tell a moved camera lie about the turned corners (top left, top right, bottom left, bottom right).
+      const marks = findTrayCorners(image, region).map((m) => ({ x: m.x + m.width / 2, y: m.y + m.height / 2 }));
+      const expected = [corners[0]!, corners[1]!, corners[3]!, corners[2]!];
+      expect(marks.map((m, i) => Math.hypot(m.x - expected[i]!.x, m.y - expected[i]!.y) <= 1)).toEqual([true, true, true, true]);
     }
   });
 
