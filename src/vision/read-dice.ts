@@ -393,7 +393,8 @@ function floorOnly(small: cv.Mat, tray: TrayRegion, scale: number, scratch: Scra
   const painted = scratch.add(small.copy());
   // A filled polygon keeps every pixel its edge passes through: grown by a pixel, what is painted takes in every shrunk pixel
   // that holds some rim, as the upright box's whole pixels do.
-  painted.setTo(colour, scratch.add(beyondTurnedTray(small.rows, small.cols, tray, scale, scratch).dilate(KERNEL_3)));
+  // setTo returns a second handle on the pixels: released at once, so that the scratch's release frees them.
+  painted.setTo(colour, scratch.add(beyondTurnedTray(small.rows, small.cols, tray, scale, scratch).dilate(KERNEL_3))).release();
   return { small: painted, overall };
 }
 
@@ -700,7 +701,7 @@ export function foregroundMask(image: cv.Mat, cfg: VisionConfig): cv.Mat {
  */
 function cutToTray(mask: cv.Mat, tray: TrayRegion, scratch: Scratch): void {
   if (tray.turn) {
-    mask.setTo(0, beyondTurnedTray(mask.rows, mask.cols, tray, 1, scratch));
+    mask.setTo(0, beyondTurnedTray(mask.rows, mask.cols, tray, 1, scratch)).release();
     return;
   }
   const [right, bottom] = [tray.x + tray.width, tray.y + tray.height];

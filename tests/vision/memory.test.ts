@@ -4,7 +4,7 @@ import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
 import { calibrate, calibratedConfig } from '../../src/vision/calibrate.js';
 import { decodeFrame } from '../../src/vision/index.js';
-import { DOT, markedFloor, RING, SQUARE } from '../../src/hardware/simulator/floors.js';
+import { DOT, markedFloor, RING, rimmedFloor, SQUARE } from '../../src/hardware/simulator/floors.js';
 import { meanBrightness } from '../../src/vision/camera-checks.js';
 import { createDiceReader } from '../../src/vision/read-dice.js';
 import { buffersHeldAfter } from '../opencv-buffers.js';
@@ -52,6 +52,18 @@ describe('reading a frame frees every OpenCV buffer it allocates', () => {
     const reading = await marked.read({ image: moved, width: 0, height: 0, capturedAt: 0 }, 1);
     expect(reading.issues?.[0]?.code).toBe('camera_moved');
     expect(await buffersHeldAfter(() => marked.read({ image: moved, width: 0, height: 0, capturedAt: 0 }, 1))).toBe(0);
+  });
+
+  it('calibrating on a tray turned against the camera, and reading a frame of dice on it (the mask cut, the floor painted beyond the turned region)', async () => {
+    const floor = rimmedFloor({ x: 0, y: 0 }, { turn: 1.5 });
+    const empty = decodeFrame(renderTray([], DEFAULT_TRAY, { noiseSeed: 4, floor }));
+    const calibrateOnIt = () => calibrate(empty, {}, 'empty-tray.png', new Date(0));
+    expect(await buffersHeldAfter(calibrateOnIt)).toBe(0);
+    const calibration = calibrateOnIt();
+    expect(calibration.tray?.turn).toBeGreaterThan(1);
+    const turned = createDiceReader(calibratedConfig(calibration));
+    const frame = renderTray([{ value: 4, colour: 'red', x: 400, y: 300, size: 64, angle: 10 }], DEFAULT_TRAY, { noiseSeed: 3, floor });
+    expect(await buffersHeldAfter(() => turned.read({ image: frame, width: 0, height: 0, capturedAt: 0 }))).toBe(0);
   });
 });
 
