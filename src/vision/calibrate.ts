@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
-import { cellColours, checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, foregroundMask, markCells, median, readDiceInImage, Scratch, type TrayMark, type VisionConfig } from './read-dice.js';
+import { cellColours, checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, filledMat, foregroundMask, markCells, median, readDiceInImage, Scratch, type TrayMark, type VisionConfig } from './read-dice.js';
 import { outsideTray, trayCorners, turnPoint, type Region, type TrayRegion } from './validity.js';
 import type { Point } from './types.js';
 import { errorText } from '../error-text.js';
@@ -194,7 +194,7 @@ interface InnerBox {
  * rim there would be an object in every roll.
  */
 function innerBox(outline: readonly cv.Point2[], rows: number, cols: number, scratch: Scratch): InnerBox {
-  const filled = scratch.add(new cv.Mat(rows, cols, cv.CV_8U, 0));
+  const filled = scratch.add(filledMat(rows, cols, cv.CV_8U, 0));
   filled.drawContours([[...outline]], -1, new cv.Vec3(255, 255, 255), -1);
   // An outline turned back may reach past the image: what lies beyond is not floor the reader sees.
   const xs = outline.map((p) => p.x);

@@ -398,14 +398,13 @@ function floorOnly(small: cv.Mat, tray: TrayRegion, scale: number, scratch: Scra
   return { small: painted, overall };
 }
 
-/** An upright box inside a (turned) tray region, for the floor's median: the region itself when it is upright. */
+/** An upright box inside a (turned, by less than 45°) tray region, for the floor's median: between its corners. */
 function uprightInside(tray: TrayRegion): Region {
   if (!tray.turn) return tray;
-  const turn = (Math.abs(tray.turn) * Math.PI) / 180;
-  // Each corner moves this far across and down as the box turns about its centre.
-  const across = (tray.height / 2) * Math.sin(turn) + (tray.width / 2) * (1 - Math.cos(turn));
-  const down = (tray.width / 2) * Math.sin(turn) + (tray.height / 2) * (1 - Math.cos(turn));
-  return { x: tray.x + across, y: tray.y + down, width: Math.max(1, tray.width - 2 * across), height: Math.max(1, tray.height - 2 * down) };
+  const [topLeft, topRight, bottomRight, bottomLeft] = trayCorners(tray) as [Point, Point, Point, Point];
+  const [x0, y0] = [Math.max(topLeft.x, bottomLeft.x), Math.max(topLeft.y, topRight.y)];
+  const [x1, y1] = [Math.min(topRight.x, bottomRight.x), Math.min(bottomLeft.y, bottomRight.y)];
+  return { x: x0, y: y0, width: Math.max(1, x1 - x0), height: Math.max(1, y1 - y0) };
 }
 
 /** An 8-bit mask of a frame shrunk by `scale` (1: the frame), 255 beyond a turned tray region's box and 0 inside it. */

@@ -71,25 +71,31 @@ export function paintRim(image: cv.Mat, moved = { x: 0, y: 0 }, shape: RimShape 
   const { turn = 0, cornerRadius: r = 0 } = shape;
   // The floor's outline (its last column and row inside it): its corners rounded (arcs every 10 degrees), turned about its
   // centre; wood everywhere outside it.
-  const [cx, cy] = [(left + right - 1) / 2, (top + bottom - 1) / 2];
+  const turned = turnAboutFloor(width, height, moved, turn);
   const arcs = [
     [right - 1 - r, bottom - 1 - r, 0],
     [left + r, bottom - 1 - r, 90],
     [left + r, top + r, 180],
     [right - 1 - r, top + r, 270],
   ] as const;
-  const [cos, sin] = [Math.cos((turn * Math.PI) / 180), Math.sin((turn * Math.PI) / 180)];
   const outline = arcs.flatMap(([ax, ay, from]) =>
     Array.from({ length: 10 }, (_, k) => {
       const a = ((from + k * 10) * Math.PI) / 180;
-      const [x, y] = [ax + r * Math.cos(a) - cx, ay + r * Math.sin(a) - cy];
-      return new cv.Point2(Math.round(cx + x * cos - y * sin), Math.round(cy + x * sin + y * cos));
+      const p = turned(ax + r * Math.cos(a), ay + r * Math.sin(a));
+      return new cv.Point2(Math.round(p.x), Math.round(p.y));
     }),
   );
   const floor = new cv.Mat(height, width, cv.CV_8U, 0);
   floor.drawFillPoly([outline], new cv.Vec3(255, 255, 255));
   image.setTo(wood, floor.bitwiseNot());
   return image;
+}
+
+/** A point of a frame of `width`×`height` turned `turn` degrees about the centre of the floor inside the rim (`moved` off), as paintRim turns the floor. */
+function turnAboutFloor(width: number, height: number, moved: { x: number; y: number }, turn: number): (x: number, y: number) => { x: number; y: number } {
+  const [cx, cy] = [(RIM.left + width - RIM.right - 1) / 2 + moved.x, (RIM.top + height - RIM.bottom - 1) / 2 + moved.y];
+  const [cos, sin] = [Math.cos((turn * Math.PI) / 180), Math.sin((turn * Math.PI) / 180)];
+  return (x, y) => ({ x: cx + (x - cx) * cos - (y - cy) * sin, y: cy + (x - cx) * sin + (y - cy) * cos });
 }
 
 /** A rim not square to the camera: `turn` degrees about the floor's centre, and inner corners rounded to `cornerRadius` pixels. */
@@ -115,14 +121,12 @@ export function besideRim(gap: number, turn: number, dieSize = DEFAULT_TRAY.dieS
   // From the die's centre to its farthest point across the rim.
   const reach = (dieSize / 2) * (Math.abs(Math.cos((turn * Math.PI) / 180)) + Math.abs(Math.sin((turn * Math.PI) / 180)));
   const { width, height } = DEFAULT_TRAY;
-  // The floor's centre, as paintRim turns it.
-  const [cx, cy] = [(RIM.left + width - RIM.right - 1) / 2, (RIM.top + height - RIM.bottom - 1) / 2];
   const rimTurn = shape.turn ?? 0;
-  const [cos, sin] = [Math.cos((rimTurn * Math.PI) / 180), Math.sin((rimTurn * Math.PI) / 180)];
+  const turned = turnAboutFloor(width, height, { x: 0, y: 0 }, rimTurn);
   return [
     { side: 'left', x: RIM.left + gap + reach, y: 360 },
     { side: 'top', x: 500, y: RIM.top + gap + reach },
     { side: 'right', x: width - RIM.right - gap - reach, y: 360 },
     { side: 'bottom', x: 500, y: height - RIM.bottom - gap - reach },
-  ].map(({ side, x, y }) => ({ side, x: cx + (x - cx) * cos - (y - cy) * sin, y: cy + (x - cx) * sin + (y - cy) * cos, angle: turn + rimTurn }));
+  ].map(({ side, x, y }) => ({ side, ...turned(x, y), angle: turn + rimTurn }));
 }
