@@ -139,6 +139,8 @@ export interface VisionConfig extends SceneConfig {
   readonly rereadSquared: boolean;
   /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one), and the blobs taken for one die at least 1.75 times the typical one (a square cluster no cut parted; a Las Vegas big die is 1.4), for dice not found in them: a window of the median die's size is read at points a quarter of a die apart inside each such box, where the foreground fills most of it and no die is read nearby (at most 400 windows, 40 read in full). A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values; none inside the box of a die read (part of that die's face). An unreadable blob in which two or more dice are found is replaced by them, and its box is an object for the validity rules. Needs the classifier (`useClassifier`). */
   readonly searchObjects: boolean;
+  /** For `searchObjects`: window sides, as multiples of the median die, at which the search looks again, in turn, where a window's plain view named a face but no die was confirmed near it. Among mixed dice a die pressed in an object may be larger than the frame's median die: a window of the median size sees part of its face (one column of a turned 6 is a clear 3), which the confirmation refuses, and the die is missed. Empty turns it off. */
+  readonly searchLarger: readonly number[];
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
   readonly palette: Readonly<Record<string, Lab>>;
@@ -213,6 +215,9 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   rereadTurned: true,
   rereadSquared: true,
   searchObjects: true,
+  // In-sample on nell-byler: 1.2 and 1.4 find two green 6s and a black 3 pressed among smaller dice; 1.25 alone the 6s; more sizes
+  // (0.85, 1.1-1.5 in steps of 0.1, 1.6) no die more (BENCHMARKS.md, session 31).
+  searchLarger: [1.2, 1.4],
   classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
   colourLightnessWeight: 0.45,
@@ -236,6 +241,7 @@ export function checkVisionConfig(cfg: VisionConfig): void {
   if (!whole(cfg.facePatch, 16)) bad(`facePatch must be a whole number of pixels, at least 16, got ${cfg.facePatch}`);
   if (!(cfg.faceInset >= 0 && cfg.faceInset < 0.5)) bad(`faceInset must be from 0 to below 0.5 (a share of the face at each edge), got ${cfg.faceInset}`);
   if (cfg.pipThresholds.length === 0 || cfg.pipThresholds.some((t) => !(t > 0))) bad(`pipThresholds must be one or more numbers above 0, got [${cfg.pipThresholds.join(', ')}]`);
+  if (cfg.searchLarger.some((k) => !(k > 1 && k <= 3))) bad(`searchLarger must be multiples of the median die above 1 and at most 3, got [${cfg.searchLarger.join(', ')}]`);
   if (cfg.splitDepths.some((d) => !(d > 0 && d < 1))) bad(`splitDepths must be shares between 0 and 1, got [${cfg.splitDepths.join(', ')}]`);
   if (!(cfg.darkPipContrast >= 0 && cfg.darkPipContrast < 256)) bad(`darkPipContrast must be from 0 (off) to 255 grey levels, got ${cfg.darkPipContrast}`);
 }
@@ -2013,18 +2019,34 @@ function squareAt(p: Point, side: number): Blob {
  * failing that, in a box turned to the edges), and must read the same again
  * centred on the pips they found, in a box turned to the edges there: a window
  * square to the frame over one column of a turned 6 shows three pips on a
- * diagonal, a clear 3. Best first, one die per place, none where windows
- * read different values, and none inside the box of a die read (`dice`).
+ * diagonal, a clear 3. Where a window's plain view named a face and no die
+ * was confirmed near it, the window is read again at the larger sides of
+ * `cfg.searchLarger` in turn (a die larger than the median). Best first, one
+ * die per place, none where windows read different values, and none inside
+ * the box of a die read (`dice`).
  */
 export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical: number, dice: readonly DieReading[], classifier: FaceClassifier, cfg: VisionConfig): Reread[] {
   const apart = typical * SEARCH_APART;
   const near = (p: Point, q: Point) => Math.hypot(p.x - q.x, p.y - q.y) < apart;
   const read = dice.flatMap((die) => (die.value === null ? [] : [die.center]));
-  const windows = searchAt.filter((p) => !read.some((q) => near(p, q))).map((p) => squareAt(p, typical));
-  if (windows.length === 0) return [];
+  let at = searchAt.filter((p) => !read.some((q) => near(p, q)));
+  const candidates: Reread[] = [];
+  for (const side of [1, ...cfg.searchLarger].map((k) => typical * k)) {
+    if (at.length === 0) break;
+    const { confirmed, faces } = searchWindowsOfSide(image, at, side, classifier, cfg);
+    candidates.push(...confirmed);
+    // Larger windows only where a face was seen and none confirmed: a die larger than this window.
+    at = faces.filter((p) => !candidates.some((c) => near(p, c.centre)));
+  }
+  return keptSearchFinds(candidates, dice, apart);
+}
+
+/** searchObjects' windows of one side at the points `at`: the faces confirmed, and the points whose window's plain view named a face. */
+function searchWindowsOfSide(image: cv.Mat, at: readonly Point[], side: number, classifier: FaceClassifier, cfg: VisionConfig): { confirmed: Reread[]; faces: Point[] } {
+  const windows = at.map((p) => squareAt(p, side));
   // Each window's square inside the face inset, warped straight to the classifier's input size rather than to a face patch first:
   // the search's time down by a third on nell-byler and by 44 % on matteop65, the same dice found.
-  const inner = typical * (1 - (2 * faceInsetOf(cfg)) / cfg.facePatch);
+  const inner = side * (1 - (2 * faceInsetOf(cfg)) / cfg.facePatch);
   const inputs = windows.map((window) => {
     const patch = uprightFace(image, squareAt(window.rect.center, inner), FACE_INPUT_SIDE);
     const input = faceInput(patch, medianLab(patch, 1));
@@ -2037,17 +2059,17 @@ export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical
     const view = views[i];
     return view !== undefined && view.value > 0 && view.probability >= SEARCH_FACE ? [{ window, probability: view.probability }] : [];
   });
-  const candidates = faces
+  const confirmed = faces
     .sort((p, q) => q.probability - p.probability)
     .slice(0, SEARCH_MAX_READS)
     .flatMap(({ window }) => {
       const first = readInWindow(image, window, classifier, cfg);
       if (first === null) return [];
-      const centred = squareAt(first.centre, typical);
-      const again = readConfirmed(image, boxToEdges(image, centred, typical, cfg) ?? centred, classifier, cfg);
+      const centred = squareAt(first.centre, side);
+      const again = readConfirmed(image, boxToEdges(image, centred, side, cfg) ?? centred, classifier, cfg);
       return again?.value === first.value ? [first] : [];
     });
-  return keptSearchFinds(candidates, dice, apart);
+  return { confirmed, faces: faces.map(({ window }) => window.rect.center) };
 }
 
 /**

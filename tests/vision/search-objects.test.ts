@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../src/hardware/index.js';
 import cv from '../../src/hardware/opencv.js';
@@ -20,6 +21,15 @@ describe('the objects searched for dice no blob gave', () => {
     expect(valuesIn(image, hiddenTwo, { ...DEFAULT_VISION_CONFIG, searchObjects: false })).toEqual([]);
   });
 
+  it("reads the two 6s, larger than the frame's median die, only in windows larger than it (searchLarger)", () => {
+    // In a window of the median die's size each 6 shows part of its face (a clear 3), which the confirmation refuses. (A sliver
+    // of the lower 6 cut off as a blob of its own stays unreadable: the roll is still refused, as the dice are pressed together.)
+    for (const six of darkSixes) {
+      expect(valuesIn(image, six, DEFAULT_VISION_CONFIG)).toContain(6);
+      expect(valuesIn(image, six, { ...DEFAULT_VISION_CONFIG, searchLarger: [] })).not.toContain(6);
+    }
+  });
+
   it('tells no size class for the die it found (it was given the median die size)', () => {
     const found = readDiceInImage(image, DEFAULT_VISION_CONFIG).dice.filter((d) => inBox(hiddenTwo, d.center));
     expect(found.map((d) => d.sizeClass)).toEqual([null]);
@@ -30,6 +40,17 @@ describe('the objects searched for dice no blob gave', () => {
     expect(wrong).toEqual([]);
     expect(read.filter((d) => darkSixes.some((box) => inBox(box, d.center)) && d.value !== 6)).toEqual([]);
     expect(read.length).toBeGreaterThanOrEqual(9);
+  });
+});
+
+describe('a die larger than the median pressed against another, which the search reads only in a larger window', () => {
+  // A reading fixture (every die read), not a finding one: read with decodeFrame as photo-fixtures.test.ts does.
+  const image = decodeFrame(readFileSync(new URL('../../fixtures/vision-photos/nell-byler-IMG_20191209_100051.jpg', import.meta.url)));
+  const blackThree: Box = [413, 154, 456, 197];
+
+  it('reads the black 3 pressed against a white 1, and misses it without the larger windows (searchLarger)', () => {
+    expect(valuesIn(image, blackThree, DEFAULT_VISION_CONFIG)).toEqual([3]);
+    expect(valuesIn(image, blackThree, { ...DEFAULT_VISION_CONFIG, searchLarger: [] })).toEqual([]);
   });
 });
 
