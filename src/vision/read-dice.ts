@@ -137,7 +137,7 @@ export interface VisionConfig extends SceneConfig {
   readonly rereadTurned: boolean;
   /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end's centre is inside no other blob's box (a neighbour, already read as its own die). */
   readonly rereadSquared: boolean;
-  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one), and the blobs taken for one die at least 1.75 times the typical one (a square cluster no cut parted; a Las Vegas big die is 1.4), for dice not found in them: a window of the median die's size is read at points a quarter of a die apart inside each such box, where the foreground fills most of it and no die is read nearby (at most 400 windows, 40 read in full). A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values; none inside the box of a die read (part of that die's face). An unreadable blob in which two or more dice are found is replaced by them, and its box is an object for the validity rules. Needs the classifier (`useClassifier`). */
+  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one), and the blobs taken for one die at least 1.75 times the typical one (a square cluster no cut parted; a Las Vegas big die is 1.4), for dice not found in them: a window of the median die's size is read at points a quarter of a die apart inside each such box, where the foreground fills most of it and no die is read nearby (at most 400 windows, 40 read in full at each window size, `searchLarger`). A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values; none inside the box of a die read (part of that die's face). An unreadable blob in which two or more dice are found is replaced by them, and its box is an object for the validity rules. Needs the classifier (`useClassifier`). */
   readonly searchObjects: boolean;
   /** For `searchObjects`: window sides, as multiples of the median die, at which the search looks again, in turn, where a window's plain view named a face but no die was confirmed near it. Among mixed dice a die pressed in an object may be larger than the frame's median die: a window of the median size sees part of its face (one column of a turned 6 is a clear 3), which the confirmation refuses, and the die is missed. Empty turns it off. */
   readonly searchLarger: readonly number[];
@@ -2014,7 +2014,7 @@ function squareAt(p: Point, side: number): Blob {
  * that no blob gave (`searchObjects`): dice pressed together that no cut
  * parted. Each window (`searchAt`) far from every die read
  * is classified in one plain view, all in one batch; those whose likeliest
- * class is a value (at most `SEARCH_MAX_READS`, the surest first) are read in
+ * class is a value (at most `SEARCH_MAX_READS` a size, the surest first) are read in
  * full (confirmed: counted clearly, the classifier sure of the same value;
  * failing that, in a box turned to the edges), and must read the same again
  * centred on the pips they found, in a box turned to the edges there: a window
@@ -2041,7 +2041,12 @@ export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical
   return keptSearchFinds(candidates, dice, apart);
 }
 
-/** searchObjects' windows of one side at the points `at`: the faces confirmed, and the points whose window's plain view named a face. */
+/**
+ * searchObjects' windows of one side at the points `at`: the faces confirmed,
+ * and the points whose window's plain view named a face. Each size reads up
+ * to SEARCH_MAX_READS in full: a budget shared by the sizes is spent by the
+ * first on a crowd (one of nell-byler IMG_20191209_095447's green 6s is lost).
+ */
 function searchWindowsOfSide(image: cv.Mat, at: readonly Point[], side: number, classifier: FaceClassifier, cfg: VisionConfig): { confirmed: Reread[]; faces: Point[] } {
   const windows = at.map((p) => squareAt(p, side));
   // Each window's square inside the face inset, warped straight to the classifier's input size rather than to a face patch first:
