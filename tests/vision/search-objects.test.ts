@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../src/hardware/index.js';
 import cv from '../../src/hardware/opencv.js';
 import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, lasVegasHopper, renderTray, throwDice, throwHopper } from '../../src/hardware/simulator/index.js';
-import { classifierFor, DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, SEARCH_MAX_WINDOWS, searchObjects } from '../../src/vision/read-dice.js';
+import { classifierFor, DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, SEARCH_MAX_READS, SEARCH_MAX_WINDOWS, searchObjects } from '../../src/vision/read-dice.js';
 import type { DieReading } from '../../src/vision/types.js';
 import { findingPhoto, inBox, readValues, valuesIn, type Box } from './finding-photos.js';
 
@@ -126,6 +126,22 @@ describe('a patterned object (a sheet of dots) in the tray', () => {
     expect(objects.length).toBeGreaterThan(0);
     expect(searchAt).toHaveLength(SEARCH_MAX_WINDOWS);
     expect(readDiceInImage(frame, DEFAULT_VISION_CONFIG).valid).toBe(false);
+  });
+
+  it('is looked at again in larger windows at no more than SEARCH_MAX_READS places a size, however many windows show a face', () => {
+    // A classifier that takes every window for a 3: every window of the sheet shows a face, few are confirmed by their pips.
+    const plainBatches: number[] = [];
+    const everyWindowAThree = {
+      classify(inputs: readonly cv.Mat[], symmetric?: boolean) {
+        if (!symmetric) plainBatches.push(inputs.length);
+        return inputs.map(() => ({ value: 3, probability: 0.9 }));
+      },
+    };
+    const { searchAt, typical } = findDieBlobs(frame, DEFAULT_VISION_CONFIG);
+    searchObjects(frame, searchAt, typical, [], everyWindowAThree, DEFAULT_VISION_CONFIG);
+    expect(plainBatches[0]).toBe(SEARCH_MAX_WINDOWS);
+    expect(plainBatches.slice(1)).toHaveLength(DEFAULT_VISION_CONFIG.searchLarger.length);
+    for (const batch of plainBatches.slice(1)) expect(batch).toBeLessThanOrEqual(SEARCH_MAX_READS);
   });
 
   it('is not searched when it lies beyond a calibrated tray region: the reader cuts its mask there (nothing beyond is part of the roll)', () => {
