@@ -137,9 +137,9 @@ export interface VisionConfig extends SceneConfig {
   readonly rereadTurned: boolean;
   /** Read a face left unreadable, which the classifier takes for a die's face and whose box is far from square (a side face taken in, seen at a slant), again in the square at each end of its box. The value is kept only when one end's pips are counted clearly and the classifier is sure of the same value, and that end's centre is inside no other blob's box (a neighbour, already read as its own die). */
   readonly rereadSquared: boolean;
-  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one), and the blobs taken for one die at least 1.75 times the typical one (a square cluster no cut parted; a Las Vegas big die is 1.4), for dice not found in them: a window of the median die's size is read at points a quarter of a die apart inside each such box, where the foreground fills most of it and no die is read nearby (at most 400 windows, 40 read in full at each window size, `searchLarger`). A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values; none inside the box of a die read (part of that die's face). An unreadable blob in which two or more dice are found is replaced by them, and its box is an object for the validity rules. Needs the classifier (`useClassifier`). */
+  /** Search the objects (blobs that are not all dice: dice pressed together, a die against a cocked one), and the blobs taken for one die at least 1.75 times the typical one (a square cluster no cut parted; a Las Vegas big die is 1.4), for dice not found in them: a window of the median die's size is read at points a quarter of a die apart inside each such box, where the foreground fills most of it and no die is read nearby (at most 400 windows, 40 read in full at each window size; larger windows at 40 places at most, `searchLarger`). A die is kept only when its pips are counted clearly and the classifier is sure of the same value, and again so in a window centred on its pips and turned to the edges there; none where windows read different values; none inside the box of a die read (part of that die's face). An unreadable blob in which two or more dice are found is replaced by them, and its box is an object for the validity rules. Needs the classifier (`useClassifier`). */
   readonly searchObjects: boolean;
-  /** For `searchObjects`: window sides, as multiples of the median die, at which the search looks again, in turn, where a window's plain view named a face but no die was confirmed near it. Among mixed dice a die pressed in an object may be larger than the frame's median die: a window of the median size sees part of its face (one column of a turned 6 is a clear 3), which the confirmation refuses, and the die is missed. Empty turns it off. */
+  /** For `searchObjects`: window sides, as multiples of the median die (above 1, at most 2: a window twice a die takes in its neighbours), at which the search looks again, in turn, where a window's plain view named a face but no die was confirmed near it (at the 40 surest such places; each size looks only where the size before it named a face). Among mixed dice a die pressed in an object may be larger than the frame's median die: a window of the median size sees part of its face (one column of a turned 6 is a clear 3), which the confirmation refuses, and the die is missed. Empty turns it off. */
   readonly searchLarger: readonly number[];
   /** One view's probability of "no face" that settles a face without a clear pip count (no 8-view pass): most such blobs are tray parts, shadows and clusters. */
   readonly classifierNoFace: number;
@@ -215,8 +215,9 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   rereadTurned: true,
   rereadSquared: true,
   searchObjects: true,
-  // In-sample on nell-byler: 1.2 and 1.4 find two green 6s and a black 3 pressed among smaller dice; 1.25 alone the 6s; more sizes
-  // (0.85, 1.1-1.5 in steps of 0.1, 1.6) no die more (BENCHMARKS.md, session 31).
+  // In-sample on nell-byler: 1.2 and 1.4 find two green 6s pressed among smaller dice, and a black 3 that the median size just missed;
+  // 1.25 alone the 6s; more sizes (1.1-1.5 in steps of 0.1, 1.6) no die more; a smaller window (0.75) reads part of a 6 as a 1
+  // (BENCHMARKS.md, session 31).
   searchLarger: [1.2, 1.4],
   classifierNoFace: 0.99,
   palette: DEFAULT_PALETTE,
@@ -241,7 +242,7 @@ export function checkVisionConfig(cfg: VisionConfig): void {
   if (!whole(cfg.facePatch, 16)) bad(`facePatch must be a whole number of pixels, at least 16, got ${cfg.facePatch}`);
   if (!(cfg.faceInset >= 0 && cfg.faceInset < 0.5)) bad(`faceInset must be from 0 to below 0.5 (a share of the face at each edge), got ${cfg.faceInset}`);
   if (cfg.pipThresholds.length === 0 || cfg.pipThresholds.some((t) => !(t > 0))) bad(`pipThresholds must be one or more numbers above 0, got [${cfg.pipThresholds.join(', ')}]`);
-  if (cfg.searchLarger.some((k) => !(k > 1 && k <= 3))) bad(`searchLarger must be multiples of the median die above 1 and at most 3, got [${cfg.searchLarger.join(', ')}]`);
+  if (cfg.searchLarger.some((k) => !(k > 1 && k <= 2))) bad(`searchLarger must be multiples of the median die above 1 and at most 2, got [${cfg.searchLarger.join(', ')}]`);
   if (cfg.splitDepths.some((d) => !(d > 0 && d < 1))) bad(`splitDepths must be shares between 0 and 1, got [${cfg.splitDepths.join(', ')}]`);
   if (!(cfg.darkPipContrast >= 0 && cfg.darkPipContrast < 256)) bad(`darkPipContrast must be from 0 (off) to 255 grey levels, got ${cfg.darkPipContrast}`);
 }
@@ -2013,17 +2014,18 @@ function squareAt(p: Point, side: number): Blob {
  * Step 5: dice in the objects, and in the clusters taken for one large die,
  * that no blob gave (`searchObjects`): dice pressed together that no cut
  * parted. Each window (`searchAt`) far from every die read
- * is classified in one plain view, all in one batch; those whose likeliest
+ * is classified in one plain view, all of a size in one batch; those whose likeliest
  * class is a value (at most `SEARCH_MAX_READS` a size, the surest first) are read in
  * full (confirmed: counted clearly, the classifier sure of the same value;
  * failing that, in a box turned to the edges), and must read the same again
  * centred on the pips they found, in a box turned to the edges there: a window
  * square to the frame over one column of a turned 6 shows three pips on a
- * diagonal, a clear 3. Where a window's plain view named a face and no die
- * was confirmed near it, the window is read again at the larger sides of
- * `cfg.searchLarger` in turn (a die larger than the median). Best first, one
- * die per place, none where windows read different values, and none inside
- * the box of a die read (`dice`).
+ * diagonal, a clear 3. A die so found is kept as read centred on its pips.
+ * Where a window's plain view named a face and no die was confirmed near it,
+ * the window is read again at the larger sides of `cfg.searchLarger` in turn
+ * (a die larger than the median), at the 40 surest such places, one batch a
+ * size. Best first, one die per place, none where windows (of any size) read
+ * different values, and none inside the box of a die read (`dice`).
  */
 export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical: number, dice: readonly DieReading[], classifier: FaceClassifier, cfg: VisionConfig): Reread[] {
   const apart = typical * SEARCH_APART;
@@ -2034,9 +2036,10 @@ export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical
   for (const side of [1, ...cfg.searchLarger].map((k) => typical * k)) {
     if (at.length === 0) break;
     const { confirmed, faces } = searchWindowsOfSide(image, at, side, classifier, cfg);
+    // A larger window that confirms another value near a die an earlier size found leaves that place in doubt (keptSearchFinds).
     candidates.push(...confirmed);
     // Larger windows only where a face was seen and none confirmed (a die larger than this window), at the surest such places: on a
-    // sheet of dots every window shows a face, and all 400 read at each size took 2.4 times as long (a tenth of a second more).
+    // sheet of dots every window shows a face, and reading all 400 at each size took 2.6 times as long (412 ms against 160).
     at = faces.filter((p) => !candidates.some((c) => near(p, c.centre))).slice(0, SEARCH_MAX_READS);
   }
   return keptSearchFinds(candidates, dice, apart);
@@ -2074,7 +2077,9 @@ function searchWindowsOfSide(image: cv.Mat, at: readonly Point[], side: number, 
       if (first === null) return [];
       const centred = squareAt(first.centre, side);
       const again = readConfirmed(image, boxToEdges(image, centred, side, cfg) ?? centred, classifier, cfg);
-      return again?.value === first.value ? [first] : [];
+      // Kept as read the second time: centred on its pips, its box turned to its edges there and its colour from that box, not the
+      // window's (a larger window takes in more of its neighbours, and its box would reach them).
+      return again?.value === first.value ? [again] : [];
     });
   return { confirmed, faces: faces.map(({ window }) => window.rect.center) };
 }

@@ -19,7 +19,8 @@ describe('vision settings', () => {
     ['faceInset', { faceInset: 0.5 }, 'faceInset must be from 0 to below 0.5'],
     ['pipThresholds', { pipThresholds: [] }, 'pipThresholds must be one or more numbers above 0, got []'],
     ['splitDepths', { splitDepths: [0.5, 1.2] }, 'splitDepths must be shares between 0 and 1, got [0.5, 1.2]'],
-    ['searchLarger', { searchLarger: [1.2, 0.8] }, 'searchLarger must be multiples of the median die above 1 and at most 3, got [1.2, 0.8]'],
+    ['searchLarger', { searchLarger: [1.2, 0.8] }, 'searchLarger must be multiples of the median die above 1 and at most 2, got [1.2, 0.8]'],
+    ['searchLarger', { searchLarger: [1.2, 2.5] }, 'searchLarger must be multiples of the median die above 1 and at most 2, got [1.2, 2.5]'],
     ['darkPipContrast', { darkPipContrast: -1 }, 'darkPipContrast must be from 0 (off) to 255 grey levels, got -1'],
   ] as [string, Partial<VisionConfig>, string][])('refuses a bad %s, naming it', (_, bad, message) => {
     expect(() => checkVisionConfig({ ...DEFAULT_VISION_CONFIG, ...bad })).toThrow(expect.objectContaining({ code: 'vision/bad_config', message: expect.stringContaining(message) }));
