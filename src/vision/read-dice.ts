@@ -2013,9 +2013,9 @@ function squareAt(p: Point, side: number): Blob {
 /**
  * Step 5: dice in the objects, and in the clusters taken for one large die,
  * that no blob gave (`searchObjects`): dice pressed together that no cut
- * parted. Each window (`searchAt`) far from every die read
- * is classified in one plain view, all of a size in one batch; those whose likeliest
- * class is a value (at most `SEARCH_MAX_READS` a size, the surest first) are read in
+ * parted. Each window (`searchAt`) far from every die read is classified in
+ * one plain view, all of a size in one batch; those whose likeliest class is a
+ * value (at most `SEARCH_MAX_READS` a size, the surest first) are read in
  * full (confirmed: counted clearly, the classifier sure of the same value;
  * failing that, in a box turned to the edges), and must read the same again
  * centred on the pips they found, in a box turned to the edges there: a window
@@ -2047,9 +2047,10 @@ export function searchObjects(image: cv.Mat, searchAt: readonly Point[], typical
 
 /**
  * searchObjects' windows of one side at the points `at`: the faces confirmed,
- * and the points whose window's plain view named a face, surest first. Each size reads up
- * to SEARCH_MAX_READS in full: a budget shared by the sizes is spent by the
- * first on a crowd (one of nell-byler IMG_20191209_095447's green 6s is lost).
+ * and the points whose window's plain view named a face, surest first. Each
+ * size reads up to SEARCH_MAX_READS in full: a budget shared by the sizes is
+ * spent by the first on a crowd (one of nell-byler IMG_20191209_095447's green
+ * 6s is lost).
  */
 function searchWindowsOfSide(image: cv.Mat, at: readonly Point[], side: number, classifier: FaceClassifier, cfg: VisionConfig): { confirmed: Reread[]; faces: Point[] } {
   const windows = at.map((p) => squareAt(p, side));
@@ -2206,7 +2207,8 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     const read = placed.map(({ blob, die }) => ({ blob, die: unsure(die) }));
     const fresh = foundAlone.map(unsure);
     const fills = new Map(read.map((r) => [r.die, r.blob.fill ?? 1]));
-    // A die found by its pips was given the frame's median size, and so was one the search found: their size class (a Las Vegas big die) cannot be told.
+    // A die found by its pips was given the frame's median size, and one the search found its window's (the median's, or 1.2 or 1.4
+    // times it): their size class (a Las Vegas big die) cannot be told.
     const unsized = new Set([...read.filter((r) => r.blob.byPips).map((r) => r.die), ...fresh]);
     // Validity, colour confidence and size class: src/vision/validity.ts.
     const draft = { dice: inReadingOrder([...read.map((r) => r.die), ...fresh]), fills, unsized, objects: [...objects, ...clusters], width: image.cols, height: image.rows };

@@ -94,7 +94,7 @@ export interface SceneDraft {
   readonly objects: readonly (readonly Point[])[];
   /** Share of its box each die's blob fills, when the reader measured it. */
   readonly fills?: ReadonlyMap<DieReading, number>;
-  /** Dice whose edge was not measured (found by their pips, given the frame's median size): their size class cannot be told. */
+  /** Dice whose edge was not measured (found by their pips or the search, given a window's size: the frame's median die's, or a multiple of it): their size class cannot be told. */
   readonly unsized?: ReadonlySet<DieReading>;
   /** How far the tray appears shifted since the calibration, frame pixels (its marks found there); null or absent: not seen to have moved. */
   readonly cameraMoved?: Point | null;

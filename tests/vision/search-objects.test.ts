@@ -40,7 +40,7 @@ describe('the objects searched for dice no blob gave', () => {
     }
   });
 
-  it('tells no size class for the die it found (it was given the median die size)', () => {
+  it('tells no size class for the die it found (its size is its window\'s, not measured)', () => {
     const found = readDiceInImage(image, DEFAULT_VISION_CONFIG).dice.filter((d) => inBox(hiddenTwo, d.center));
     expect(found.map((d) => d.sizeClass)).toEqual([null]);
   });
