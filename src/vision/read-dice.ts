@@ -75,6 +75,8 @@ export interface VisionConfig extends SceneConfig {
   readonly findLoneOnes: boolean;
   /** For `findByPips`: where a speck too large or too ragged for a pip lies outside every die found (a white die's pips joined by bits of its faint outline), the dark pips around it are looked for as dark round spots: grey level below its surroundings (black-hat) by more than this, out of 255. Lower it for faint pips; 0 turns it off. */
   readonly darkPipContrast: number;
+  /** For `darkPipContrast`: a dark spot too large for one pip may be pips blurred together (a small white die's 6, whose pips' gaps are half as dark as the pips): it is thresholded again at twice, then three times that contrast, and the first that parts two pips or more gives them. */
+  readonly partBlurredPips: boolean;
   /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
   readonly rowSquareness: number;
   /** Share of its box a row of dice must fill (higher than `minFill`: a die seen with a side face, or a cable, also makes a bar). */
@@ -179,6 +181,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   findByPips: true,
   findLoneOnes: true,
   darkPipContrast: 50,
+  partBlurredPips: true,
   rowSquareness: 0.2,
   rowMinFill: 0.75,
   facePatch: 80,
@@ -1116,7 +1119,8 @@ export const SEARCH_MAX_READS = 40;
  * taken for one large die (`objects`: their boxes) are searched for dice
  * (searchObjects): the centres of windows of the frame's median die size,
  * a quarter of a die apart (one in the middle of a side shorter than a die),
- * inside a box and mostly foreground (`mask`). At most `SEARCH_MAX_WINDOWS`,
+ * inside a box and mostly foreground (`mask`; a box smaller than a die both
+ * ways is searched at its centre whatever its fill). At most `SEARCH_MAX_WINDOWS`,
  * the first boxes' first.
  */
 function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: number): Point[] {
@@ -1159,11 +1163,14 @@ function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: numbe
   for (const object of objects) {
     const xs = object.map((p) => p.x);
     const ys = object.map((p) => p.y);
+    // An object smaller than a die both ways cannot fill a window: part of a die whose body is the floor's colour in part (the
+    // cream 2 of nell-byler IMG_20191208_111718), searched at its centre alone (it is at least `dieSizeMin` long: not a speck).
+    const small = Math.max(...xs) - Math.min(...xs) < typical && Math.max(...ys) - Math.min(...ys) < typical;
     const columns = along(Math.min(...xs), Math.max(...xs));
     for (const y of along(Math.min(...ys), Math.max(...ys))) {
       for (const x of columns) {
         if (centres.length >= SEARCH_MAX_WINDOWS) return centres;
-        if (contains(object, { x, y }) && filled(x, y)) centres.push({ x, y });
+        if (contains(object, { x, y }) && (small || filled(x, y))) centres.push({ x, y });
       }
     }
   }
@@ -1427,17 +1434,36 @@ function darkPipsAround(image: cv.Mat, ragged: readonly { contour: cv.Contour }[
       const window = new cv.Rect(x0, y0, Math.min(image.cols, b.x + b.width + pad) - x0, Math.min(image.rows, b.y + b.height + pad) - y0);
       windows.push(window);
       const grey = scratch.add(scratch.add(image.getRegion(window)).cvtColor(cv.COLOR_BGR2GRAY));
-      const spots = scratch.add(scratch.add(grey.morphologyEx(kernel, cv.MORPH_BLACKHAT)).threshold(cfg.darkPipContrast, 255, cv.THRESH_BINARY));
+      const blackHat = scratch.add(grey.morphologyEx(kernel, cv.MORPH_BLACKHAT));
+      const spots = scratch.add(blackHat.threshold(cfg.darkPipContrast, 255, cv.THRESH_BINARY));
       for (const spot of spots.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, new cv.Point2(window.x, window.y))) {
-        const pip = pipOf(spot, spot.area, typical, cfg);
+        const single = pipOf(spot, spot.area, typical, cfg);
+        const found = single ? [single] : cfg.partBlurredPips ? blurredPips(blackHat, window, spot, typical, cfg, scratch) : [];
         // Overlapping windows find a pip twice.
-        if (pip && !pips.some((p) => Math.hypot(p.x - pip.x, p.y - pip.y) < 2)) pips.push(pip);
+        for (const pip of found) if (!pips.some((p) => Math.hypot(p.x - pip.x, p.y - pip.y) < 2)) pips.push(pip);
       }
     }
     return pips;
   } finally {
     scratch.release();
   }
+}
+
+// partBlurredPips: the multiples of `darkPipContrast` a dark spot larger than a pip is thresholded at again (nell-byler
+// IMG_20191208_111718's white 6, 30 px wide: its pips' black-hat is about 200, the gaps between two of them 60-130).
+const BLURRED_PIP_LEVELS = [2, 3] as const;
+
+/** The pips within a dark spot (thresholded `blackHat` of `window`) too large for one pip, parted at a higher contrast; none when none parts them. */
+function blurredPips(blackHat: cv.Mat, window: cv.Rect, spot: cv.Contour, typical: number, cfg: VisionConfig, scratch: Scratch): Pip[] {
+  const b = spot.boundingRect();
+  if (Math.max(b.width, b.height) <= typical * PIP_SPECK_MAX) return []; // pip-sized but not round: a scratch
+  const part = scratch.add(blackHat.getRegion(new cv.Rect(b.x - window.x, b.y - window.y, b.width, b.height)));
+  for (const level of BLURRED_PIP_LEVELS) {
+    const strong = scratch.add(part.threshold(cfg.darkPipContrast * level, 255, cv.THRESH_BINARY));
+    const pips = strong.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, new cv.Point2(b.x, b.y)).flatMap((s) => pipOf(s, s.area, typical, cfg) ?? []);
+    if (pips.length >= 2) return pips;
+  }
+  return [];
 }
 
 /**

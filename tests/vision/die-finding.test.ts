@@ -5,6 +5,7 @@ import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY, renderTray, throwDice, type SimDie } from '../../src/hardware/simulator/index.js';
 import cv from '../../src/hardware/opencv.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, type Blob, type VisionConfig } from '../../src/vision/read-dice.js';
+import { findingPhoto, valuesIn, type Box } from './finding-photos.js';
 import { readingErrors } from './match.js';
 
 /** Labelled dice of a photo fixture with a found die whose centre lies in their box. */
@@ -116,6 +117,14 @@ describe('finding white dice on a light floor by their pips', () => {
     expect(at400(floorWithSpecks(face, true), { ...DEFAULT_VISION_CONFIG, darkPipContrast: 0 })).toEqual([]);
     // Not joined, its pips are specks of their own: found either way.
     expect(at400(floorWithSpecks(face), { ...DEFAULT_VISION_CONFIG, darkPipContrast: 0 })).toHaveLength(1);
+  });
+
+  it("finds nell-byler IMG_20191208_111718's small white 6, whose dark pips blur together in pairs, only by parting them at a higher contrast (partBlurredPips)", () => {
+    // Its pips' black-hat is about 200, the gaps between two of them 60-130: at `darkPipContrast` (50) they make two spots of two pips.
+    const { image } = findingPhoto('nell-byler-IMG_20191208_111718');
+    const whiteSix: Box = [170, 390, 214, 433];
+    expect(valuesIn(image, whiteSix, DEFAULT_VISION_CONFIG)).toEqual([6]);
+    expect(valuesIn(image, whiteSix, { ...DEFAULT_VISION_CONFIG, partBlurredPips: false })).toEqual([]);
   });
 
   it('keeps the specks no dark pip stands for: a 5 whose joined pips are dark and whose other three are yellow is found whole', () => {

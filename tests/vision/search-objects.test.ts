@@ -113,6 +113,19 @@ describe('a window of an object on bare floor', () => {
   });
 });
 
+describe('an object smaller than a die both ways', () => {
+  it('is searched at its centre, though it cannot fill a window: a cream 2 whose mask holds only its bright part, and a black 3 against the dark wall', () => {
+    const cream = findingPhoto('nell-byler-IMG_20191208_111718');
+    const creamTwo: Box = [193, 350, 224, 382];
+    expect(valuesIn(cream.image, creamTwo, DEFAULT_VISION_CONFIG)).toEqual([2]);
+    expect(valuesIn(cream.image, creamTwo, { ...DEFAULT_VISION_CONFIG, searchObjects: false })).toEqual([]);
+    const black = findingPhoto('nell-byler-IMG_20191208_111316');
+    const blackThree: Box = [419, 121, 448, 151];
+    expect(valuesIn(black.image, blackThree, DEFAULT_VISION_CONFIG)).toEqual([3]);
+    expect(valuesIn(black.image, blackThree, { ...DEFAULT_VISION_CONFIG, searchObjects: false })).toEqual([]);
+  });
+});
+
 describe('a patterned object (a sheet of dots) in the tray', () => {
   const tray = { ...DEFAULT_TRAY, width: 640, height: 640, dieSize: 40 };
   const frame = decodeFrame(renderTray(throwDice(new SeededRandom(3), 5, ['red', 'blue', 'green', 'red', 'blue'], tray), tray, { noiseSeed: 1 }));
