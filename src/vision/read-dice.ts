@@ -3,7 +3,7 @@ import type { Frame } from '../hardware/types.js';
 import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_DIR, type FaceClassifier, type FaceGuess } from './face-classifier.js';
 import { colourDistance, DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
-import { DEFAULT_SCENE_CONFIG, judgeScene, trayCorners, type Region, type SceneConfig, type TrayRegion } from './validity.js';
+import { boxSides, DEFAULT_SCENE_CONFIG, judgeScene, trayCorners, type Region, type SceneConfig, type TrayRegion } from './validity.js';
 import { decodeImage } from '../hardware/image-bytes.js';
 
 /** Something on the empty tray's floor that stands out from it as a die or a pip would (a printed logo, a stain, a screw head), as the calibration's empty-tray shot shows it: its upright box and its area in the foreground mask, frame pixels, and how its box looks. */
@@ -1093,7 +1093,7 @@ function blobsInMask(image: cv.Mat, mask: cv.Mat, cfg: VisionConfig): DieBlobs {
   const typical = median(all.map((blob) => blob.size));
   // A blob taken for one die far larger than the typical die (more than a Las Vegas big die) may be a square cluster of dice that no cut parted: searched too.
   const clusters = all.filter((blob) => blob.size >= typical * SEARCH_CLUSTER).map((blob) => blob.box);
-  const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...objects, ...clusters], typical) : [];
+  const searchAt = cfg.searchObjects && cfg.useClassifier ? searchWindows(mask, [...objects, ...clusters], typical, cfg.dieSizeMin) : [];
   return { blobs: all, objects, searchAt, typical };
 }
 
@@ -1120,10 +1120,11 @@ export const SEARCH_MAX_READS = 40;
  * (searchObjects): the centres of windows of the frame's median die size,
  * a quarter of a die apart (one in the middle of a side shorter than a die),
  * inside a box and mostly foreground (`mask`; a box smaller than a die both
- * ways is searched at its centre whatever its fill). At most `SEARCH_MAX_WINDOWS`,
+ * ways, each side at least `smallest`, is searched at its centre whatever
+ * its fill). At most `SEARCH_MAX_WINDOWS`,
  * the first boxes' first.
  */
-function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: number): Point[] {
+function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: number, smallest: number): Point[] {
   if (typical <= 0 || objects.length === 0) return [];
   const half = typical / 2;
   const step = typical * SEARCH_STEP;
@@ -1161,16 +1162,22 @@ function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: numbe
   };
   const centres: Point[] = [];
   for (const object of objects) {
+    if (centres.length >= SEARCH_MAX_WINDOWS) return centres;
     const xs = object.map((p) => p.x);
     const ys = object.map((p) => p.y);
-    // An object smaller than a die both ways cannot fill a window: part of a die whose body is the floor's colour in part (the
-    // cream 2 of nell-byler IMG_20191208_111718), searched at its centre alone (it is at least `dieSizeMin` long: not a speck).
-    const small = Math.max(...xs) - Math.min(...xs) < typical && Math.max(...ys) - Math.min(...ys) < typical;
+    // An object whose box is smaller than a die both ways cannot fill a window: a die's face of which the mask holds a part (the
+    // cream 2 of nell-byler IMG_20191208_111718, its bright part; a black 3 against the dark wall of IMG_20191208_111316). It is
+    // searched at its centre alone, when both its sides are at least `dieSizeMin` (a thin piece of shadow or cable is not).
+    const sides = boxSides(object);
+    if (Math.max(...sides) < typical) {
+      if (Math.min(...sides) >= smallest) centres.push({ x: xs.reduce((sum, x) => sum + x, 0) / xs.length, y: ys.reduce((sum, y) => sum + y, 0) / ys.length });
+      continue;
+    }
     const columns = along(Math.min(...xs), Math.max(...xs));
     for (const y of along(Math.min(...ys), Math.max(...ys))) {
       for (const x of columns) {
         if (centres.length >= SEARCH_MAX_WINDOWS) return centres;
-        if (contains(object, { x, y }) && (small || filled(x, y))) centres.push({ x, y });
+        if (contains(object, { x, y }) && filled(x, y)) centres.push({ x, y });
       }
     }
   }
@@ -1450,17 +1457,27 @@ function darkPipsAround(image: cv.Mat, ragged: readonly { contour: cv.Contour }[
 }
 
 // partBlurredPips: the multiples of `darkPipContrast` a dark spot larger than a pip is thresholded at again (nell-byler
-// IMG_20191208_111718's white 6, 30 px wide: its pips' black-hat is about 200, the gaps between two of them 60-130).
+// IMG_20191208_111718's white 6, 30 px wide: its pips' black-hat is about 200, the gaps between two of them 60-130; a level
+// above 255 finds nothing and is skipped). Only a spot of two or three pips is parted (at most this share of the median die
+// across; that 6's pairs are 0.43 and 0.53): a larger dark spot is an outline or a seam, whose pieces are no pips.
 const BLURRED_PIP_LEVELS = [2, 3] as const;
+const BLURRED_SPOT_MAX = 0.7;
 
 /** The pips within a dark spot (thresholded `blackHat` of `window`) too large for one pip, parted at a higher contrast; none when none parts them. */
 function blurredPips(blackHat: cv.Mat, window: cv.Rect, spot: cv.Contour, typical: number, cfg: VisionConfig, scratch: Scratch): Pip[] {
   const b = spot.boundingRect();
-  if (Math.max(b.width, b.height) <= typical * PIP_SPECK_MAX) return []; // pip-sized but not round: a scratch
+  const across = Math.max(b.width, b.height);
+  // Not larger than a pip: too small or not round, a speck of grain or a scratch.
+  if (across <= typical * PIP_SPECK_MAX || across > typical * BLURRED_SPOT_MAX) return [];
   const part = scratch.add(blackHat.getRegion(new cv.Rect(b.x - window.x, b.y - window.y, b.width, b.height)));
   for (const level of BLURRED_PIP_LEVELS) {
+    if (cfg.darkPipContrast * level > 255) break;
     const strong = scratch.add(part.threshold(cfg.darkPipContrast * level, 255, cv.THRESH_BINARY));
-    const pips = strong.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, new cv.Point2(b.x, b.y)).flatMap((s) => pipOf(s, s.area, typical, cfg) ?? []);
+    // Only the spot's own pieces: its box may hold a neighbouring spot, or a corner of one.
+    const pips = strong
+      .findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE, new cv.Point2(b.x, b.y))
+      .flatMap((s) => pipOf(s, s.area, typical, cfg) ?? [])
+      .filter((pip) => spot.pointPolygonTest(new cv.Point2(pip.x, pip.y)) >= 0);
     if (pips.length >= 2) return pips;
   }
   return [];

@@ -203,7 +203,7 @@ export function boxAspect(box: readonly Point[]): number {
 }
 
 /** The lengths of a box's two sides, given its corners in order. */
-function boxSides(box: readonly Point[]): [number, number] {
+export function boxSides(box: readonly Point[]): [number, number] {
   const [a, b, c] = box as [Point, Point, Point];
   return [Math.hypot(b.x - a.x, b.y - a.y), Math.hypot(c.x - b.x, c.y - b.y)];
 }

@@ -63,12 +63,12 @@ describe('a face left unreadable in a box far from square, read again in the squ
 describe('an end square inside another die\'s box is not read again', () => {
   const { image, labelled } = findingPhoto('nell-byler-IMG_20191208_111316');
 
-  it('reads each labelled die at most once, and none with a value its label does not have', () => {
+  it('reads each labelled die once, and none with a value its label does not have', () => {
     const { read, wrong } = readValues(image, labelled);
     const readIn = labelled.map((l) => read.filter((d) => inBox(l.box, d.center)).length);
     expect(readIn.filter((n) => n > 1)).toEqual([]);
     expect(wrong).toEqual([]);
-    expect(read.length).toBeGreaterThan(18);
+    expect(read).toHaveLength(labelled.length);
   });
 });
 
