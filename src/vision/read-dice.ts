@@ -75,7 +75,7 @@ export interface VisionConfig extends SceneConfig {
   readonly findLoneOnes: boolean;
   /** For `findByPips`: where a speck too large or too ragged for a pip lies outside every die found (a white die's pips joined by bits of its faint outline), the dark pips around it are looked for as dark round spots: grey level below its surroundings (black-hat) by more than this, out of 255. Lower it for faint pips; 0 turns it off. */
   readonly darkPipContrast: number;
-  /** For `darkPipContrast`: a dark spot too large for one pip may be pips blurred together (a small white die's 6, whose pips' gaps are half as dark as the pips): it is thresholded again at twice, then three times that contrast, and the first that parts two pips or more gives them. */
+  /** For `darkPipContrast`: a dark spot too large for one pip, but at most 0.7 of the frame's median die across, may be two or three pips blurred together (a small white die's 6, whose pips' gaps are half as dark as the pips): it is thresholded again at twice, then three times that contrast (a level above 255 is skipped), and the first that parts two pips or more inside the spot gives them. */
   readonly partBlurredPips: boolean;
   /** How far from square (share of the side) each die of such a row may be. Raise it when rows of touching dice stay merged; lower it when single long objects are cut into dice. */
   readonly rowSquareness: number;
