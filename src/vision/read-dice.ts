@@ -3,7 +3,7 @@ import type { Frame } from '../hardware/types.js';
 import { FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_DIR, type FaceClassifier, type FaceGuess } from './face-classifier.js';
 import { colourDistance, DEFAULT_PALETTE, nearestColour, type Lab } from './palette.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
-import { boxSides, DEFAULT_SCENE_CONFIG, judgeScene, trayCorners, type Region, type SceneConfig, type TrayRegion } from './validity.js';
+import { boxCentre, boxSides, DEFAULT_SCENE_CONFIG, judgeScene, trayCorners, type Region, type SceneConfig, type TrayRegion } from './validity.js';
 import { decodeImage } from '../hardware/image-bytes.js';
 
 /** Something on the empty tray's floor that stands out from it as a die or a pip would (a printed logo, a stain, a screw head), as the calibration's empty-tray shot shows it: its upright box and its area in the foreground mask, frame pixels, and how its box looks. */
@@ -1163,16 +1163,16 @@ function searchWindows(mask: cv.Mat, objects: readonly Point[][], typical: numbe
   const centres: Point[] = [];
   for (const object of objects) {
     if (centres.length >= SEARCH_MAX_WINDOWS) return centres;
-    const xs = object.map((p) => p.x);
-    const ys = object.map((p) => p.y);
     // An object whose box is smaller than a die both ways cannot fill a window: a die's face of which the mask holds a part (the
     // cream 2 of nell-byler IMG_20191208_111718, its bright part; a black 3 against the dark wall of IMG_20191208_111316). It is
     // searched at its centre alone, when both its sides are at least `dieSizeMin` (a thin piece of shadow or cable is not).
     const sides = boxSides(object);
     if (Math.max(...sides) < typical) {
-      if (Math.min(...sides) >= smallest) centres.push({ x: xs.reduce((sum, x) => sum + x, 0) / xs.length, y: ys.reduce((sum, y) => sum + y, 0) / ys.length });
+      if (Math.min(...sides) >= smallest) centres.push(boxCentre(object));
       continue;
     }
+    const xs = object.map((p) => p.x);
+    const ys = object.map((p) => p.y);
     const columns = along(Math.min(...xs), Math.max(...xs));
     for (const y of along(Math.min(...ys), Math.max(...ys))) {
       for (const x of columns) {

@@ -107,7 +107,8 @@ const SEVERITY: readonly ReadingIssueCode[] = ['camera_moved', 'outside', 'stack
 
 const where = (p: Point) => `(${Math.round(p.x)}, ${Math.round(p.y)})`;
 
-function centreOf(box: readonly Point[]): Point {
+/** The centre of a box (the mean of its corners). */
+export function boxCentre(box: readonly Point[]): Point {
   return { x: box.reduce((s, p) => s + p.x, 0) / box.length, y: box.reduce((s, p) => s + p.y, 0) / box.length };
 }
 
@@ -279,7 +280,7 @@ export function judgeScene(
     else if (d.value === null) add('unreadable', `${name} cannot be read`, d.center);
   });
   for (const box of objects) {
-    const at = centreOf(box);
+    const at = boxCentre(box);
     if (outside(box)) add('outside', `an object at ${where(at)} lies partly outside the tray`, at);
     else add('object', `an object at ${where(at)} is not a single die lying flat (dice stacked, pressed together or cocked)`, at);
   }
