@@ -34,7 +34,12 @@ import { DIE_COLOURS, SeededRandom } from '../src/hardware/index.js';
 import cv from '../src/hardware/opencv.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../src/hardware/simulator/index.js';
 import { CLASSES, FACE_INPUT_CHANNELS, FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR, MODEL_WEIGHTS } from '../src/vision/face-classifier.js';
-import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readFace, uprightFace, type Blob, type VisionConfig } from '../src/vision/read-dice.js';
+import { findDieBlobs } from '../src/vision/blobs.js';
+import type { Blob } from '../src/vision/box.js';
+import { DEFAULT_VISION_CONFIG, type VisionConfig } from '../src/vision/config.js';
+import { uprightFace } from '../src/vision/face.js';
+import { decodeFrame } from '../src/vision/read-dice.js';
+import { readFace } from '../src/vision/value.js';
 import type { Point } from '../src/vision/types.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
 

@@ -8,7 +8,12 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
-import { cellColours, checkFrameSize, DEFAULT_VISION_CONFIG, distanceMap, filledMat, foregroundMask, markCells, median, readDiceInImage, Scratch, type TrayMark, type VisionConfig } from './read-dice.js';
+import { foregroundMask } from './blobs.js';
+import { DEFAULT_VISION_CONFIG, type VisionConfig } from './config.js';
+import { distanceMap } from './face.js';
+import { filledMat, median, Scratch } from './mats.js';
+import { checkFrameSize, readDiceInImage } from './read-dice.js';
+import { cellColours, markCells, type TrayMark } from './tray-marks.js';
 import { outsideTray, trayCorners, turnPoint, type Region, type TrayRegion } from './validity.js';
 import type { Point } from './types.js';
 import { errorText } from '../error-text.js';

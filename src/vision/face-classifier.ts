@@ -9,8 +9,8 @@ import { VisionError } from './types.js';
  * The die-face classifier: a small convolutional network that tells a face's
  * value from its contrast map. It is trained by `scripts/train-die-classifier.ts`
  * (which writes the two model files below) and run through OpenCV's `dnn`
- * module. The pip counter in read-dice.ts and this network read every face;
- * the reader decides from both (read-dice.ts `decideValue`).
+ * module. The pip counter in value.ts and this network read every face;
+ * the reader decides from both (value.ts `decideValue`).
  */
 
 /** Side of the classifier's input, pixels. */

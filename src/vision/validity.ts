@@ -158,7 +158,7 @@ export interface WallJudgement {
  * measured but given: a die found by its pips or by the search).
  */
 export function outsideTray(frameBox: readonly Point[], tray: TrayRegion | null, width: number, height: number, margin: number, wall: WallJudgement | null = null): boolean {
-  // The reader sees nothing beyond a calibrated tray (read-dice.ts cuts its mask there): the tray's edge is then the frame's.
+  // The reader sees nothing beyond a calibrated tray (blobs.ts cuts its mask there): the tray's edge is then the frame's.
   const { x, y, width: w, height: h } = tray ?? { x: 0, y: 0, width, height };
   // A turned tray is judged in its own upright frame; it lies inside the frame, so the floor ends at each of its sides.
   const turned = tray !== null && (tray.turn ?? 0) !== 0;

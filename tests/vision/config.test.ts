@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkVisionConfig, createDiceReader, DEFAULT_VISION_CONFIG, type VisionConfig } from '../../src/vision/read-dice.js';
+import { checkVisionConfig, DEFAULT_VISION_CONFIG, type VisionConfig } from '../../src/vision/config.js';
+import { createDiceReader } from '../../src/vision/read-dice.js';
 
 describe('vision settings', () => {
   it('accepts the defaults', () => {

@@ -4,7 +4,10 @@ import type { DieColour } from '../../src/hardware/index.js';
 import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
 import { DEFAULT_TRAY, renderTray, throwDice, type SimDie } from '../../src/hardware/simulator/index.js';
 import cv from '../../src/hardware/opencv.js';
-import { DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, type Blob, type VisionConfig } from '../../src/vision/read-dice.js';
+import { findDieBlobs } from '../../src/vision/blobs.js';
+import type { Blob } from '../../src/vision/box.js';
+import { DEFAULT_VISION_CONFIG, type VisionConfig } from '../../src/vision/config.js';
+import { decodeFrame, readDiceInImage } from '../../src/vision/read-dice.js';
 import { findingPhoto, valuesIn, type Box } from './finding-photos.js';
 import { readingErrors } from './match.js';
 

@@ -6,7 +6,11 @@ import { DIE_COLOURS, SeededRandom } from '../../src/hardware/index.js';
 import cv from '../../src/hardware/opencv.js';
 import { DEFAULT_TRAY, renderTray, throwDice } from '../../src/hardware/simulator/index.js';
 import { FACE_INPUT_CHANNELS, FACE_INPUT_SIDE, faceInput, loadFaceClassifier, MODEL_CFG, MODEL_DIR, MODEL_WEIGHTS } from '../../src/vision/face-classifier.js';
-import { decideValue, DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, readFace, uprightFace } from '../../src/vision/read-dice.js';
+import { findDieBlobs } from '../../src/vision/blobs.js';
+import { DEFAULT_VISION_CONFIG } from '../../src/vision/config.js';
+import { uprightFace } from '../../src/vision/face.js';
+import { decodeFrame, readDiceInImage } from '../../src/vision/read-dice.js';
+import { decideValue, readFace } from '../../src/vision/value.js';
 import { VisionError } from '../../src/vision/types.js';
 
 const cfg = DEFAULT_VISION_CONFIG;

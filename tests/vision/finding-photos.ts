@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type cv from '../../src/hardware/opencv.js';
-import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage, type VisionConfig } from '../../src/vision/read-dice.js';
+import { DEFAULT_VISION_CONFIG, type VisionConfig } from '../../src/vision/config.js';
+import { decodeFrame, readDiceInImage } from '../../src/vision/read-dice.js';
 
 /** A labelled die's box: x0, y0, x1, y1 (frame pixels). */
 export type Box = readonly [number, number, number, number];

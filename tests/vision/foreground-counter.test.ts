@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../src/hardware/index.js';
 import cv from '../../src/hardware/opencv.js';
-import { foregroundCounter } from '../../src/vision/read-dice.js';
+import { foregroundCounter } from '../../src/vision/blobs.js';
 
 describe('foregroundCounter (the search windows fill test)', () => {
   // A 37×23 mask of blobs and specks: every rectangle's count must equal OpenCV's own count of its pixels.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VISION_CONFIG, HOLDER_RATIO, holdersOfSmallerDice } from '../../src/vision/read-dice.js';
+import { DEFAULT_VISION_CONFIG } from '../../src/vision/config.js';
+import { HOLDER_RATIO, holdersOfSmallerDice } from '../../src/vision/read-dice.js';
 import type { DieReading } from '../../src/vision/types.js';
 import { findingPhoto, readValues, valuesIn, type Box } from './finding-photos.js';
 

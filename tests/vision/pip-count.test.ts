@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import cv from '../../src/hardware/opencv.js';
-import { DEFAULT_VISION_CONFIG, readFace } from '../../src/vision/read-dice.js';
+import { DEFAULT_VISION_CONFIG } from '../../src/vision/config.js';
+import { readFace } from '../../src/vision/value.js';
 
 /** An upright 80 px face (Lab, as `uprightFace` gives it): light body, dark pips of `radius` px at the given centres. */
 function drawnFace(pips: readonly (readonly [number, number])[], radius: number): cv.Mat {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import cv from '../../src/hardware/opencv.js';
-import { DEFAULT_VISION_CONFIG, edgeTurn, toBlob, uprightFace, type Blob } from '../../src/vision/read-dice.js';
+import { toBlob, type Blob } from '../../src/vision/box.js';
+import { DEFAULT_VISION_CONFIG } from '../../src/vision/config.js';
+import { edgeTurn, uprightFace } from '../../src/vision/face.js';
 import { findingPhoto, inBox, readValues, valuesIn, type Box } from './finding-photos.js';
 
 /** A square blob of side `side` centred on (cx, cy), turned `angle` degrees, as the reader makes them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keptSearchFinds } from '../../src/vision/read-dice.js';
+import { keptSearchFinds } from '../../src/vision/blobs.js';
 import type { Point } from '../../src/vision/types.js';
 
 // The search's choice among the faces its windows read, apart from the classifier (tests/vision/search-objects.test.ts reads photos).

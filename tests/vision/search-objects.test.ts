@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../src/hardware/index.js';
 import cv from '../../src/hardware/opencv.js';
 import { DEFAULT_TRAY, LAS_VEGAS_COLOURS, lasVegasHopper, renderTray, throwDice, throwHopper } from '../../src/hardware/simulator/index.js';
-import { classifierFor, DEFAULT_VISION_CONFIG, decodeFrame, findDieBlobs, readDiceInImage, SEARCH_MAX_READS, SEARCH_MAX_WINDOWS, searchObjects } from '../../src/vision/read-dice.js';
+import { findDieBlobs, SEARCH_MAX_READS, SEARCH_MAX_WINDOWS, searchObjects } from '../../src/vision/blobs.js';
+import { DEFAULT_VISION_CONFIG } from '../../src/vision/config.js';
+import { decodeFrame, readDiceInImage } from '../../src/vision/read-dice.js';
+import { classifierFor } from '../../src/vision/value.js';
 import type { DieReading } from '../../src/vision/types.js';
 import { findingPhoto, inBox, readValues, valuesIn, type Box } from './finding-photos.js';
 

@@ -8,7 +8,7 @@ import { DEFAULT_TRAY, renderTray, throwDice } from '../../src/hardware/simulato
 import { calibrate, calibratedConfig, measureDice, readCalibrationFile } from '../../src/vision/calibrate.js';
 import cv from '../../src/hardware/opencv.js';
 import { decodeFrame, DEFAULT_VISION_CONFIG, readDiceInImage } from '../../src/vision/index.js';
-import { cameraMovedBy, cellColours, markCells, markMovedBy, ownColourShare } from '../../src/vision/read-dice.js';
+import { cameraMovedBy, cellColours, markCells, markMovedBy, ownColourShare } from '../../src/vision/tray-marks.js';
 import { colourDistance, type Lab } from '../../src/vision/palette.js';
 import { DOT, GRAIN, GRAIN_LENGTH, grainFloor, LOGO, markedFloor, RING, SCRATCH, speckledFloor, SQUARE } from '../../src/hardware/simulator/floors.js';
 

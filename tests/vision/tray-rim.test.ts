@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calibrate, calibratedConfig, findTrayCorners, findTrayFloor, readCalibrationFile } from '../../src/vision/calibrate.js';
 import { decodeFrame, readDiceInImage } from '../../src/vision/index.js';
-import { markMovedBy } from '../../src/vision/read-dice.js';
+import { markMovedBy } from '../../src/vision/tray-marks.js';
 import { besideRim, paintRim, RIM, rimmedFloor } from '../../src/hardware/simulator/floors.js';
 import cv from '../../src/hardware/opencv.js';
 import { trayCorners, turnPoint } from '../../src/vision/validity.js';
