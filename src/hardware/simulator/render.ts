@@ -31,7 +31,7 @@ const SENSOR_NOISE = 3.2;
 const JPEG_QUALITY = 85;
 
 /** Pip centres on a unit face (-0.5..0.5), for each value. */
-const PIP_LAYOUT: Readonly<Record<number, ReadonlyArray<readonly [number, number]>>> = {
+export const PIP_LAYOUT: Readonly<Record<number, ReadonlyArray<readonly [number, number]>>> = {
   1: [[0, 0]],
   2: [[-0.27, -0.27], [0.27, 0.27]],
   3: [[-0.27, -0.27], [0, 0], [0.27, 0.27]],
