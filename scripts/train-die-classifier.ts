@@ -9,8 +9,9 @@
  * Faces come from the reader's own die finder (so training sees what reading
  * sees): every blob whose box holds exactly one labelled die's centre is a
  * sample with that die's value. Datasets are in shared/datasets/FORMAT.md's
- * layout; `--half 0` keeps the images at even positions of each labels.json
- * (to measure on the odd ones with `npm run bench:vision -- DIR --half 1`).
+ * layout; `--half 0` keeps half 0 of each set (scripts/photo-halves.ts: the
+ * images at even positions of labels.json, the copies of one source photo
+ * together), to measure on half 1 with `npm run bench:vision -- DIR --half 1`.
  * `--sim N` adds N simulator frames (seeded) so the simulated tower stays read.
  * `--jitter N` adds N more copies of every blob found in a photo or simulator frame, each
  * warped again from the full-resolution frame through a box shifted, scaled and turned a
@@ -42,6 +43,7 @@ import { decodeFrame } from '../src/vision/read-dice.js';
 import { readFace } from '../src/vision/value.js';
 import type { Point } from '../src/vision/types.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
+import { imagesOfHalf, type Half } from './photo-halves.js';
 
 interface Sample {
   readonly input: Float32Array;
@@ -149,7 +151,7 @@ const samples: Sample[] = [];
 for (const dir of datasets) {
   const given = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as LabelledSet;
   const { set: labels, fixes } = asGiven ? { set: given, fixes: 0 } : withLabelFixes(given);
-  const chosen = labels.images.filter((_, i) => half === undefined || i % 2 === Number(half));
+  const chosen = half === undefined ? labels.images : imagesOfHalf(labels.images, Number(half) as Half);
   let labelled = 0;
   const before = samples.length;
   const centre = (box: readonly [number, number, number, number]): Point => ({ x: (box[0] + box[2]) / 2, y: (box[1] + box[3]) / 2 });
