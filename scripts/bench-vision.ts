@@ -31,9 +31,11 @@ import { join } from 'node:path';
 import cv from '../src/hardware/opencv.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage, type DieReading, type VisionConfig } from '../src/vision/index.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
+import { imagesOfHalf, type Half } from './photo-halves.js';
+import { readFoundDice } from '../src/vision/reader.js';
 
 const args = process.argv.slice(2);
-const optionValues = new Set(args.flatMap((a, i) => (['--limit', '--set', '--half', '--model', '--mistakes'].includes(a) ? [i + 1] : [])));
+const optionValues = new Set(args.flatMap((a, i) => (['--limit', '--set', '--half', '--model', '--mistakes', '--finder'].includes(a) ? [i + 1] : [])));
 const dir = args.find((a, i) => !a.startsWith('--') && !optionValues.has(i));
 const limitAt = args.indexOf('--limit');
 const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
@@ -56,6 +58,7 @@ args.forEach((a, i) => {
   overrides[key] = kind === 'boolean' ? Number(value) !== 0 : Number(value);
 });
 const modelAt = args.indexOf('--model');
+const finderAt = args.indexOf('--finder');
 const config: VisionConfig = {
   ...DEFAULT_VISION_CONFIG,
   ...overrides,
@@ -111,13 +114,13 @@ const cpuMs: number[] = [];
 // The reader's own time (the reading's ms), without decoding: a JPEG's decoding is a fifth of a 640x640 photo's time and is not the reader's work.
 const readMs: number[] = [];
 
-const chosen = labels.images.filter((_, i) => half === undefined || i % 2 === Number(half));
+const chosen = half === undefined ? labels.images : imagesOfHalf(labels.images, Number(half) as Half);
 for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   const bytes = readFileSync(join(dir, image.file));
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   const decoded = decodeFrame(bytes);
-  const reading = readDiceInImage(decoded, config);
+  const reading = finderAt >= 0 ? readFoundDice(decoded, config, undefined, args[finderAt + 1]) : readDiceInImage(decoded, config);
   // As the camera reader does: the frame is freed at once, not left to V8's garbage collector.
   decoded.release();
   ms.push(performance.now() - started);

@@ -7,8 +7,8 @@
  * patch; out: patches, colours, angles and points.
  */
 import cv from '../hardware/opencv.js';
-import type { Blob } from './box.js';
-import { filledMat, Scratch } from './mats.js';
+import { toBlob, type Blob } from './box.js';
+import { filledMat, KERNEL_3, median, Scratch } from './mats.js';
 import type { Lab } from './palette.js';
 import type { Point } from './types.js';
 
@@ -123,4 +123,109 @@ export function edgeTurn(face: cv.Mat): number {
   } finally {
     scratch.release();
   }
+}
+
+/** The window around a found die that its outline is looked for in, as a share of the die's side beyond each edge. */
+const OUTLINE_MARGIN = 0.35;
+/** The die's side in the window's copy: enough for its outline, cheap at any frame size. */
+const OUTLINE_SIDE = 48;
+/** Lightness counts this much against colour: a shadow is darker floor. */
+const OUTLINE_LIGHTNESS = 0.5;
+/** An outline whose box side is outside this share of the found die's is not that die's (a white die on a white floor, dice pressed together). */
+const OUTLINE_SIDES = [0.6, 1.45] as const;
+
+/** A found die: its centre and the sides of its box, frame pixels. */
+export interface FoundDie {
+  readonly center: Point;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The outline of the die at a found place, or why it has none. */
+/** `spans`: the outline's box when it holds another found die's centre too (dice pressed together). */
+export type Outline = { readonly blob: Blob; readonly fill: number } | { readonly blob: null; readonly spans: readonly Point[] | null };
+
+/**
+ * The die's outline where the finder found one: in a window around its box,
+ * the pixels that differ from the window's rim (the floor around the die) by
+ * more than Otsu's threshold, the blob holding the centre, as a rotated
+ * rectangle and the share of it the blob fills (a die lying on another fills
+ * less). Worked on a copy where the die is `OUTLINE_SIDE` pixels across. No
+ * outline when the blob holding the centre is not about one die's size: a
+ * floor too like the die, or dice pressed together (`spans`: the blob holds
+ * the centre of another found die too).
+ */
+export function dieOutline(image: cv.Mat, die: FoundDie, others: readonly FoundDie[]): Outline {
+  const side = Math.max(die.width, die.height);
+  const reach = side / 2 + side * OUTLINE_MARGIN;
+  const x0 = Math.max(0, Math.floor(die.center.x - reach));
+  const y0 = Math.max(0, Math.floor(die.center.y - reach));
+  const x1 = Math.min(image.cols, Math.ceil(die.center.x + reach));
+  const y1 = Math.min(image.rows, Math.ceil(die.center.y + reach));
+  if (x1 - x0 < 8 || y1 - y0 < 8) return { blob: null, spans: null };
+  const k = Math.min(1, OUTLINE_SIDE / side);
+  const scratch = new Scratch();
+  try {
+    const view = scratch.add(image.getRegion(new cv.Rect(x0, y0, x1 - x0, y1 - y0)));
+    const small = k < 1 ? scratch.add(view.resize(Math.max(8, Math.round((y1 - y0) * k)), Math.max(8, Math.round((x1 - x0) * k)), 0, 0, cv.INTER_AREA)) : view;
+    const kx = small.cols / (x1 - x0);
+    const ky = small.rows / (y1 - y0);
+    const lab = scratch.add(small.cvtColor(cv.COLOR_BGR2Lab));
+    const floor = rimColour(lab);
+    const distance = scratch.add(distanceMap(lab, floor, OUTLINE_LIGHTNESS));
+    const binary = scratch.add(distance.threshold(0, 255, cv.THRESH_BINARY | cv.THRESH_OTSU));
+    const opened = scratch.add(binary.morphologyEx(KERNEL_3, cv.MORPH_OPEN));
+    const centre = new cv.Point2((die.center.x - x0) * kx, (die.center.y - y0) * ky);
+    const holding = opened.findContours(cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE).find((c) => c.pointPolygonTest(centre) >= 0);
+    if (holding === undefined) return { blob: null, spans: null };
+    const toFrame = (p: Point): Point => ({ x: x0 + p.x / kx, y: y0 + p.y / ky });
+    const spansOthers = others.some((o) => {
+      const p = new cv.Point2((o.center.x - x0) * kx, (o.center.y - y0) * ky);
+      return o !== die && p.x >= 0 && p.y >= 0 && p.x < small.cols && p.y < small.rows && holding.pointPolygonTest(p) >= 0;
+    });
+    const rect = holding.minAreaRect();
+    const frameRect = new cv.RotatedRect(new cv.Point2(toFrame(rect.center).x, toFrame(rect.center).y), new cv.Size(rect.size.width / kx, rect.size.height / ky), rect.angle);
+    const blob = toBlob(frameRect);
+    // The finder's box is upright: a die turned by θ spans side·(|cos θ| + |sin θ|) in it.
+    const turn = (rect.angle * Math.PI) / 180;
+    const spans = blob.size * (Math.abs(Math.cos(turn)) + Math.abs(Math.sin(turn)));
+    if (spansOthers) return { blob: null, spans: blob.box };
+    if (spans < OUTLINE_SIDES[0] * side || spans > OUTLINE_SIDES[1] * side) return { blob: null, spans: null };
+    return { blob, fill: holding.area / Math.max(1, rect.size.width * rect.size.height) };
+  } finally {
+    scratch.release();
+  }
+}
+
+/** The median colour of a Lab window's outermost two pixels all round: the floor next to the die. */
+function rimColour(lab: cv.Mat): Lab {
+  const rows = lab.rows;
+  const cols = lab.cols;
+  const data = lab.getData();
+  const channels: [number[], number[], number[]] = [[], [], []];
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      if (y >= 2 && y < rows - 2 && x >= 2 && x < cols - 2) continue;
+      const i = (y * cols + x) * 3;
+      for (let ch = 0; ch < 3; ch++) channels[ch as 0 | 1 | 2].push(data[i + ch] as number);
+    }
+  }
+  const [L, a, b] = channels.map((values) => median(values)) as [number, number, number];
+  return { L: (L * 100) / 255, a: a - 128, b: b - 128 };
+}
+
+/**
+ * A square die box where the finder found a die whose outline could not be
+ * told from the floor: on the found centre, turned as the edges in its window
+ * run (`edgeTurn`), the side that spans the found box when so turned.
+ */
+export function squareAtFound(image: cv.Mat, die: FoundDie): Blob {
+  const side = Math.max(die.width, die.height);
+  const window = toBlob(new cv.RotatedRect(new cv.Point2(die.center.x, die.center.y), new cv.Size(side, side), 0));
+  const patch = uprightFace(image, window, OUTLINE_SIDE);
+  const turn = edgeTurn(patch);
+  patch.release();
+  const rad = (turn * Math.PI) / 180;
+  const edge = side / (Math.abs(Math.cos(rad)) + Math.abs(Math.sin(rad)));
+  return toBlob(new cv.RotatedRect(new cv.Point2(die.center.x, die.center.y), new cv.Size(edge, edge), turn));
 }

@@ -15,12 +15,12 @@ import { decodeImage } from '../hardware/image-bytes.js';
 import { findDieBlobs, searchObjects } from './blobs.js';
 import { contains, type Blob } from './box.js';
 import { checkVisionConfig, DEFAULT_VISION_CONFIG, type VisionConfig } from './config.js';
-import { patchToFrame, uprightFace } from './face.js';
+import { patchToFrame } from './face.js';
 import { nearestColour, type Lab } from './palette.js';
-import { cameraMovedBy, markMovedBy, ownColourShare, TRAY_CORNER_STILL, TRAY_MARK_BESIDE, TRAY_MARK_OWN, TRAY_MARK_REACH, TRAY_MARKS_LOOKED_FOR } from './tray-marks.js';
+import { cameraMovedIn, ownColourShare, TRAY_MARK_BESIDE, TRAY_MARK_OWN } from './tray-marks.js';
 import { VisionError, type DiceReader, type DiceReading, type DieReading, type Point } from './types.js';
 import { judgeScene } from './validity.js';
-import { classifierFor, classifyFaces, confirmedCount, decideValue, readAgain, readFace, readTurned, topFaceCentre, type FaceRead, type Reread } from './value.js';
+import { classifierFor, classifyFaces, confirmedCount, decideValue, readAgain, readFaces, readTurned, topFaceCentre, type FaceRead, type Reread } from './value.js';
 
 /**
  * Left to right in columns, then top to bottom in each column: a stable order
@@ -70,21 +70,21 @@ export function checkFrameSize(image: cv.Mat): void {
   }
 }
 
-/** Reads every die in a decoded BGR frame. Pure: the frame is not changed. */
-export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG, expectedCount?: number): DiceReading {
-  const started = performance.now();
+/** Throws `vision/bad_frame` for a frame too small, and `vision/calibration_mismatch` for one of another size than the tray was calibrated on. */
+export function checkFrameFor(image: cv.Mat, cfg: VisionConfig): void {
   checkFrameSize(image);
   const calibrated = cfg.trayFrame;
   if (calibrated && (image.cols !== calibrated.width || image.rows !== calibrated.height)) {
     throw new VisionError('vision/calibration_mismatch', `the frame is ${image.cols}x${image.rows}, but the tray was calibrated on ${calibrated.width}x${calibrated.height} frames: calibrate again at this size (dice-tower calibrate), or read without the calibration`);
   }
+}
+
+/** Reads every die in a decoded BGR frame. Pure: the frame is not changed. */
+export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISION_CONFIG, expectedCount?: number): DiceReading {
+  const started = performance.now();
+  checkFrameFor(image, cfg);
   const { blobs, objects, searchAt, typical } = findDieBlobs(image, cfg);
-  const faces = blobs.map((blob) => {
-    const upright = uprightFace(image, blob, cfg.facePatch);
-    const face = readFace(upright, cfg);
-    upright.release();
-    return face;
-  });
+  const faces = readFaces(image, blobs, cfg);
   // The face patches are freed only at the end: a die the classifier reads is placed by the spots on its patch (topFaceCentre).
   try {
     const classifier = classifierFor(cfg);
@@ -147,12 +147,7 @@ export function readDiceInImage(image: cv.Mat, cfg: VisionConfig = DEFAULT_VISIO
     // Validity, colour confidence and size class: src/vision/validity.ts.
     const draft = { dice: inReadingOrder([...read.map((r) => r.die), ...fresh]), fills, unsized, objects: [...objects, ...clusters], width: image.cols, height: image.rows };
     const judged = judgeScene(draft, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount);
-    // A refused roll may be a moved camera's: its marks' edges are left in the mask. Looked for only then (a roll read well costs
-    // nothing more), and only with the largest marks, the surest to place.
-    // The rim's corners too: a tray with no marks, or one, has them (a rim's straight side alone fits all along itself).
-    const marks = [...cfg.trayMarks].sort((p, q) => q.area - p.area).slice(0, TRAY_MARKS_LOOKED_FOR);
-    const looks = [...marks.map((mark) => ({ mark, still: TRAY_MARK_REACH })), ...cfg.trayCorners.map((mark) => ({ mark, still: TRAY_CORNER_STILL }))];
-    const moved = !judged.valid && looks.length >= 2 ? cameraMovedBy(looks.flatMap(({ mark, still }) => markMovedBy(image, mark, still) ?? [])) : null;
+    const moved = judged.valid ? null : cameraMovedIn(image, cfg.trayMarks, cfg.trayCorners);
     const final = moved ? judgeScene({ ...draft, cameraMoved: moved }, cfg.palette, cfg.colourLightnessWeight, cfg, expectedCount) : judged;
     return { ...final, width: image.cols, height: image.rows, ms: performance.now() - started };
   } finally {

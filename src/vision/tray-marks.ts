@@ -272,3 +272,16 @@ function clearCells(mask: cv.Mat, box: Region, { across, down }: { across: numbe
     }
   }
 }
+
+/**
+ * How far the camera has moved since the calibration, told by the largest
+ * marks (the surest to place) and the rim's corners (a tray with no marks, or
+ * one, has them: a rim's straight side alone fits all along itself); null
+ * when not seen to have moved. Costs a search per mark: the reader looks only
+ * when a roll is refused (a moved camera's marks are left in what it sees).
+ */
+export function cameraMovedIn(image: cv.Mat, trayMarks: readonly TrayMark[], trayCorners: readonly TrayMark[]): Point | null {
+  const marks = [...trayMarks].sort((p, q) => q.area - p.area).slice(0, TRAY_MARKS_LOOKED_FOR);
+  const looks = [...marks.map((mark) => ({ mark, still: TRAY_MARK_REACH })), ...trayCorners.map((mark) => ({ mark, still: TRAY_CORNER_STILL }))];
+  return looks.length >= 2 ? cameraMovedBy(looks.flatMap(({ mark, still }) => markMovedBy(image, mark, still) ?? [])) : null;
+}

@@ -477,3 +477,13 @@ export function readAgain(image: cv.Mat, blob: Blob, blobs: readonly Blob[], cla
   const squared = readSquared(image, blob, classifier, cfg);
   return squared && !blobs.some((other) => other !== blob && contains(other.box, squared.centre)) ? squared : null;
 }
+
+/** Each box's face warped upright and read (readFace); the caller releases each `inner` patch. */
+export function readFaces(image: cv.Mat, boxes: readonly Blob[], cfg: VisionConfig): FaceRead[] {
+  return boxes.map((blob) => {
+    const upright = uprightFace(image, blob, cfg.facePatch);
+    const face = readFace(upright, cfg);
+    upright.release();
+    return face;
+  });
+}
