@@ -14,8 +14,7 @@
  * Prints recall, precision, phantoms per photo, the ratio of found to labelled
  * box size, and ms per photo (one thread); the last line is one JSON object.
  */
-import { writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cv from '../src/hardware/opencv.js';
 import { DEFAULT_FINDER_CONFIG, findDice, loadDieFinder, type DieCandidate } from '../src/vision/find.js';
@@ -38,6 +37,14 @@ const scale = Number(option('--scale') ?? 1);
 const blur = Number(option('--blur') ?? 0);
 const jpeg = option('--jpeg') === undefined ? undefined : Number(option('--jpeg'));
 const limit = Number(option('--limit') ?? Infinity);
+const fail = (problem: string) => {
+  console.error(`bench:finder: ${problem}`);
+  process.exit(2);
+};
+if (!(scale > 0)) fail(`--scale takes a factor above 0, got "${option('--scale')}"`);
+if (!(blur >= 0)) fail(`--blur takes a Gaussian sigma in pixels, 0 or more, got "${option('--blur')}"`);
+if (jpeg !== undefined && !(Number.isInteger(jpeg) && jpeg >= 1 && jpeg <= 100)) fail(`--jpeg takes a quality from 1 to 100, got "${option('--jpeg')}"`);
+if (!(limit > 0)) fail(`--limit takes a number of photos, got "${option('--limit')}"`);
 const misses = option('--misses');
 const minScore = Number(option('--min-score') ?? DEFAULT_FINDER_CONFIG.minScore);
 cv.setNumThreads(1);
@@ -58,12 +65,18 @@ for (const im of set.images) {
   if (im.multiset !== undefined) continue;
   photos++;
   let image = cv.imread(join(dir, im.file), cv.IMREAD_COLOR);
-  if (scale !== 1) image = image.resize(Math.round(image.rows * scale), Math.round(image.cols * scale), 0, 0, scale < 1 ? cv.INTER_AREA : cv.INTER_CUBIC);
-  if (blur > 0) image = image.gaussianBlur(new cv.Size(0, 0), blur);
-  if (jpeg !== undefined) image = cv.imdecode(cv.imencode('.jpg', image, [cv.IMWRITE_JPEG_QUALITY, jpeg]));
+  // Each step's input freed at once: left to V8's collector, it may run inside the timed finding.
+  const then = (next: cv.Mat) => {
+    image.release();
+    image = next;
+  };
+  if (scale !== 1) then(image.resize(Math.round(image.rows * scale), Math.round(image.cols * scale), 0, 0, scale < 1 ? cv.INTER_AREA : cv.INTER_CUBIC));
+  if (blur > 0) then(image.gaussianBlur(new cv.Size(0, 0), blur));
+  if (jpeg !== undefined) then(cv.imdecode(cv.imencode('.jpg', image, [cv.IMWRITE_JPEG_QUALITY, jpeg])));
   const start = performance.now();
   const dice = findDice(image, finder, config);
   ms.push(performance.now() - start);
+  image.release();
   const boxes = im.dice.map((d) => d.box.map((v) => v * scale) as [number, number, number, number]);
   labelled += boxes.length;
   found += dice.length;

@@ -3,7 +3,7 @@
  * between training and measuring. Photos are split by position in labels.json
  * (even, odd), except that the augmented copies of one source photo
  * (`source_image`, epanemu_train's three copies of each) stay together: the
- * sources are split by the position of their first copy.
+ * sources, in the order each first appears, are split even and odd.
  */
 import type { LabelledImage, LabelledSet } from './label-fixes.js';
 

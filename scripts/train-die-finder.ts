@@ -49,15 +49,17 @@ const valued = new Set(['--out', '--half', '--sim', '--crops', '--epochs', '--se
 const datasets = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
 const out = option('--out') ?? join(MODEL_DIR, FINDER_MODEL);
 const half = parseHalf(option('--half'));
-const simScenes = Number(option('--sim') ?? 3000);
+const simScenes = Number(option('--sim') ?? 4000);
 const cropsPerSet = Number(option('--crops') ?? 1500);
-const epochs = Number(option('--epochs') ?? 12);
+const epochs = Number(option('--epochs') ?? 15);
 const seed = option('--seed') ?? '7';
 const PYTHON = process.env.DICE_TOWER_PYTHON ?? '/usr/bin/python3';
 for (const [name, v] of [['--sim', simScenes], ['--crops', cropsPerSet], ['--epochs', epochs]] as const) {
   if (!Number.isInteger(v) || v < 0) throw new Error(`${name} takes a whole number, got "${option(name)}"`);
 }
 if (!/^\d+$/.test(seed)) throw new Error(`--seed takes a whole number, got "${seed}"`);
+if (epochs === 0) throw new Error('--epochs takes a whole number from 1');
+if (datasets.length === 0 && simScenes === 0) throw new Error('nothing to train on: give photo set folders, or --sim N synthetic scenes');
 
 const work = mkdtempSync(join(tmpdir(), 'die-finder-'));
 const cropsFile = openSync(join(work, 'crops.bin'), 'w');
@@ -132,7 +134,7 @@ function cropsOf(image: cv.Mat, dice: readonly CropBox[], count: number): void {
     const want = Math.exp(rng.range(Math.log(DIE_SIZES[0]), Math.log(DIE_SIZES[1])));
     // An image without dice is scaled so its shorter side is 1-4 crops.
     const scale = typical > 0 ? Math.min(2, want / typical) : (SIDE * rng.range(1, 4)) / Math.min(image.cols, image.rows);
-    cut(image, Math.min(scale, 2), dice, rng.next() < NEAR_A_DIE);
+    cut(image, scale, dice, rng.next() < NEAR_A_DIE);
   }
 }
 
@@ -169,8 +171,12 @@ writeFileSync(join(work, 'dice.json'), JSON.stringify({ side: SIDE, crops: boxes
 console.log(`training on ${boxes.length} crops (${boxes.reduce((n, b) => n + b.length, 0)} dice), ${epochs} epochs, in ${work}`);
 
 const trained = spawnSync(PYTHON, [join(import.meta.dirname, 'train_die_finder.py'), work, out, String(epochs), seed], { stdio: 'inherit' });
+if (trained.error) {
+  console.error(`training could not start (${PYTHON}: ${trained.error.message}); it needs Debian's python3 with python3-torch: apt-get install python3-torch`);
+  process.exit(1);
+}
 if (trained.status !== 0) {
-  console.error(`training failed (${PYTHON} exited ${trained.status ?? trained.signal}); it needs Debian's python3-torch: apt-get install python3-torch`);
+  console.error(`training failed: ${PYTHON} exited ${trained.status ?? trained.signal} (its own message is above; without python3-torch it is "No module named 'torch'": apt-get install python3-torch)`);
   process.exit(1);
 }
 

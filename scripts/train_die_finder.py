@@ -180,7 +180,6 @@ def main() -> None:
 
 def transform(x, h, r, w, k: int, flip: bool):
     """Turns a batch and its targets by k quarter turns (then mirrors it left to right): offsets and sizes swap and reflect."""
-    cells = h.shape[-1]
     ox, oy, lw, lh = r[:, 0:1], r[:, 1:2], r[:, 2:3], r[:, 3:4]
     for _ in range(k):
         # A quarter turn anticlockwise (rot90 over the last two axes): (x, y) -> (y, W - x); the offset in the cell follows.
@@ -190,7 +189,6 @@ def transform(x, h, r, w, k: int, flip: bool):
     if flip:
         x, h, w = x.flip(3), h.flip(3), w.flip(3)
         ox, oy, lw, lh = 1 - ox.flip(3), oy.flip(3), lw.flip(3), lh.flip(3)
-    del cells
     return x, h, torch.cat([ox, oy, lw, lh], 1), w
 
 

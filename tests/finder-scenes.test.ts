@@ -57,8 +57,13 @@ describe('finderScene', () => {
 describe('scripts/finder-scenes.ts', () => {
   it('writes the scenes and their labels as a photo set', { timeout: 60_000 }, async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'finder-scenes-')), 'set');
-    const code = await new Promise<number | null>((resolve) => spawn(TSX, [SCRIPT, '--out', out, '--count', '3', '--seed', '11'], { stdio: 'ignore' }).on('close', resolve));
-    expect(code).toBe(0);
+    let stderr = '';
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(TSX, [SCRIPT, '--out', out, '--count', '3', '--seed', '11'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', resolve);
+    });
+    expect(code, stderr).toBe(0);
     const labels = JSON.parse(readFileSync(join(out, 'labels.json'), 'utf8')) as {
       source: Record<string, string>;
       images: Array<{ file: string; width: number; height: number; dice: Array<{ value: number; box: number[] }>; unflat: number[][] }>;

@@ -141,8 +141,7 @@ export interface FoundDie {
   readonly height: number;
 }
 
-/** The outline of the die at a found place, or why it has none. */
-/** `spans`: the outline's box when it holds another found die's centre too (dice pressed together). */
+/** The outline of the die at a found place, or, without one, `spans`: the outline's box when it holds another found die's centre too (dice pressed together). */
 export type Outline = { readonly blob: Blob; readonly fill: number } | { readonly blob: null; readonly spans: readonly Point[] | null };
 
 /**

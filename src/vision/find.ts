@@ -77,24 +77,15 @@ export function loadDieFinder(file: string = join(MODEL_DIR, FINDER_MODEL)): Die
       net.setInput(blob);
       const out = net.forward();
       const [, channels, coarseRows, coarseCols] = out.sizes as [number, number, number, number];
+      if (channels !== FINDER_OUTPUTS * SHUFFLE * SHUFFLE) {
+        out.release();
+        blob.release();
+        throw new VisionError('vision/bad_model', `the die finder model ${file} gives ${channels} outputs a cell, not ${FINDER_OUTPUTS * SHUFFLE * SHUFFLE}: retrain it with scripts/train-die-finder.ts`);
+      }
       // A 4-D blob has no 2-D view of its own; as channels * rows rows of cols floats it does.
       const flat = out.flattenFloat(channels * coarseRows, coarseCols);
       const bytes = flat.getData();
-      const coarse = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-      const rows = coarseRows * SHUFFLE;
-      const cols = coarseCols * SHUFFLE;
-      const data = new Float32Array(FINDER_OUTPUTS * rows * cols);
-      for (let k = 0; k < FINDER_OUTPUTS; k++) {
-        for (let i = 0; i < SHUFFLE; i++) {
-          for (let j = 0; j < SHUFFLE; j++) {
-            const from = (k * SHUFFLE * SHUFFLE + i * SHUFFLE + j) * coarseRows * coarseCols;
-            for (let y = 0; y < coarseRows; y++) {
-              const to = k * rows * cols + (y * SHUFFLE + i) * cols + j;
-              for (let x = 0; x < coarseCols; x++) data[to + x * SHUFFLE] = coarse[from + y * coarseCols + x] as number;
-            }
-          }
-        }
-      }
+      const { data, rows, cols } = unshuffle(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4), coarseRows, coarseCols);
       flat.release();
       blob.release();
       out.release();
@@ -103,6 +94,29 @@ export function loadDieFinder(file: string = join(MODEL_DIR, FINDER_MODEL)): Die
   };
   finders.set(file, finder);
   return finder;
+}
+
+/**
+ * The network's output (FINDER_OUTPUTS * 4 planes of rows x cols coarse cells)
+ * as FINDER_OUTPUTS planes of the fine cells: channel k * 4 + i * 2 + j of a
+ * coarse cell (x, y) is output k of fine cell (2x + j, 2y + i).
+ */
+export function unshuffle(coarse: Float32Array, coarseRows: number, coarseCols: number): { data: Float32Array; rows: number; cols: number } {
+  const rows = coarseRows * SHUFFLE;
+  const cols = coarseCols * SHUFFLE;
+  const data = new Float32Array(FINDER_OUTPUTS * rows * cols);
+  for (let k = 0; k < FINDER_OUTPUTS; k++) {
+    for (let i = 0; i < SHUFFLE; i++) {
+      for (let j = 0; j < SHUFFLE; j++) {
+        const from = (k * SHUFFLE * SHUFFLE + i * SHUFFLE + j) * coarseRows * coarseCols;
+        for (let y = 0; y < coarseRows; y++) {
+          const to = k * rows * cols + (y * SHUFFLE + i) * cols + j;
+          for (let x = 0; x < coarseCols; x++) data[to + x * SHUFFLE] = coarse[from + y * coarseCols + x] as number;
+        }
+      }
+    }
+  }
+  return { data, rows, cols };
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -175,19 +189,19 @@ const LEVEL_OVERLAP = 1.15;
 
 /**
  * The dice of a BGR frame. With `dieSize` (a calibrated die's edge, frame
- * pixels) the frame is read once at the scale that makes it
- * `calibratedSize`. Without, it is read at `levelSide`, and at every coarser
+ * pixels) the frame is read once, at the scale that makes it
+ * `calibratedSize`, every size kept. Without, it is read at `levelSide`, and at every coarser
  * level (half, quarter... while its shorter side holds twice the band's top),
  * and at finer levels (twice, up to full resolution) while a die found is
  * below the band or none is found at all. Each level answers only for the
  * sizes no other level sees in band: the first level for the band, a coarser
  * one for dice larger than its finer neighbour's band, a finer one for dice
  * smaller than its coarser neighbour's (so a die's pips at a finer level, or a
- * group of dice at a coarser one, are never taken for dice). A die seen at two
- * levels near their common size is kept once, from the level surest of it.
+ * group of dice at a coarser one, are seldom taken for dice). What two levels
+ * both see is kept once (`oncePerDie`).
  */
 export function findDice(image: cv.Mat, finder: DieFinder, cfg: FinderConfig = DEFAULT_FINDER_CONFIG, dieSize?: number): DieCandidate[] {
-  if (dieSize !== undefined) return readLevel(image, finder, Math.min(2, cfg.calibratedSize / dieSize), cfg.minScore).found;
+  if (dieSize !== undefined) return oncePerDie(readLevel(image, finder, Math.min(2, cfg.calibratedSize / dieSize), cfg.minScore).found);
   const [low, high] = cfg.band;
   const shorter = Math.min(image.cols, image.rows);
   const first = Math.min(1, cfg.levelSide / Math.max(image.cols, image.rows));
@@ -215,8 +229,17 @@ export function findDice(image: cv.Mat, finder: DieFinder, cfg: FinderConfig = D
     keep(found, scale === 1 ? 0 : low / at, coarserBand);
     below = found.some((c) => sideOf(c) * at < low);
   }
-  // Surest first; a candidate whose centre lies in a kept one's box (or the other way round) is the same die.
+  return oncePerDie(seen);
+}
+
+/**
+ * Surest first, a candidate is dropped when its centre lies in a kept one's
+ * box or its box holds a kept one's centre, whatever their sizes: the same die
+ * seen at two levels, or a die's pips seen at a finer level. (A small die
+ * beside a larger, surer false box, such as a pile read as one, is lost.)
+ */
+function oncePerDie(candidates: readonly DieCandidate[]): DieCandidate[] {
   const kept: DieCandidate[] = [];
-  for (const c of seen.sort((p, q) => q.score - p.score)) if (!kept.some((k) => sameDie(k, c))) kept.push(c);
+  for (const c of [...candidates].sort((p, q) => q.score - p.score)) if (!kept.some((k) => sameDie(k, c))) kept.push(c);
   return kept;
 }

@@ -22,8 +22,7 @@ import { classifierFor, classifyFaces, decideValue, readFaces, readTurned, topFa
  * Find and face, the stages before values: the dice the finder finds, each
  * one's outline near where it was found, and the box its face is read in (the
  * outline's, else a square turned to the face's edges). The face classifier
- * is trained on these boxes (scripts/train-die-classifier.ts): it learns what
- * reading sees.
+ * is still trained on the old finder's boxes (blobs.ts); it is to learn these.
  */
 export function findDieBoxes(image: cv.Mat, cfg: VisionConfig, finderModel?: string): { found: DieCandidate[]; outlines: Outline[]; boxes: Blob[] } {
   const found = findDice(image, loadDieFinder(finderModel), DEFAULT_FINDER_CONFIG, cfg.dieSize ?? undefined);
