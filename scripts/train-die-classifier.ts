@@ -4,10 +4,11 @@
  * script finds the faces; scripts/train_die_classifier.py trains on them with
  * Debian's python3-torch (a development tool only: reading needs just OpenCV).
  *
- *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--jitter SET=N ...] [--jitter-turn DEG] [--seed N] [--labels-as-given] <dataset-dir> ...
+ *   npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--finder FILE] [--jitter N] [--jitter SET=N ...] [--jitter-turn DEG] [--seed N] [--labels-as-given] <dataset-dir> ...
  *
  * Faces come from the reader's own die finder (so training sees what reading
- * sees): every blob whose box holds exactly one labelled die's centre is a
+ * sees; `--finder FILE`: the finder-driven reader's boxes, reader.ts, with the
+ * learned finder in FILE): every blob whose box holds exactly one labelled die's centre is a
  * sample with that die's value. Datasets are in shared/datasets/FORMAT.md's
  * layout; `--half 0` keeps half 0 of each set (scripts/photo-halves.ts: the
  * images at even positions of labels.json, the copies of one source photo
@@ -42,6 +43,7 @@ import { uprightFace } from '../src/vision/face.js';
 import { decodeFrame } from '../src/vision/read-dice.js';
 import { readFace } from '../src/vision/value.js';
 import type { Point } from '../src/vision/types.js';
+import { findDieBoxes } from '../src/vision/reader.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
 import { imagesOfHalf, type Half } from './photo-halves.js';
 
@@ -75,13 +77,15 @@ const seed = option('--seed') ?? '7';
 const jitterTurn = Number(option('--jitter-turn') ?? 8);
 if (!(jitterTurn >= 0 && jitterTurn <= 45)) throw new Error(`--jitter-turn takes degrees from 0 to 45, got "${option('--jitter-turn')}"`);
 const asGiven = args.includes('--labels-as-given');
+// The die finder whose boxes give the faces (reader.ts), or none: the mask finder's (blobs.ts), as the shipped reader reads.
+const finderModel = option('--finder');
 const jitterRng = new SeededRandom(31_337);
 // Debian's interpreter, where apt's python3-torch is installed (not a pyenv or venv python on PATH).
 const PYTHON = process.env.DICE_TOWER_PYTHON ?? '/usr/bin/python3';
 if (half !== undefined && half !== '0' && half !== '1') throw new Error(`--half takes 0 or 1, got "${half}"`);
 if (!/^\d+$/.test(seed)) throw new Error(`--seed takes a whole number, got "${seed}"`);
 if (datasets.length === 0 && simFrames === 0) {
-  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--jitter N] [--jitter SET=N ...] [--jitter-turn DEG] [--seed N] [--labels-as-given] <dataset-dir> ...');
+  console.error('usage: npx tsx scripts/train-die-classifier.ts [--out DIR] [--half 0|1] [--sim N] [--epochs N] [--finder FILE] [--jitter N] [--jitter SET=N ...] [--jitter-turn DEG] [--seed N] [--labels-as-given] <dataset-dir> ...');
   process.exit(2);
 }
 const unknown = jitters.find((j) => j.set !== undefined && !datasets.some((dir) => basename(dir) === j.set));
@@ -119,7 +123,8 @@ function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[
     // A copy of exactly the face's floats (the Buffer may be a view into a larger pool).
     samples.push({ input: new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4).slice(), value });
   };
-  for (const blob of findDieBlobs(image, cfg).blobs) {
+  const boxes = finderModel === undefined ? findDieBlobs(image, cfg).blobs : findDieBoxes(image, DEFAULT_VISION_CONFIG, finderModel).boxes;
+  for (const blob of boxes) {
     if (unlabelled.some((c) => inside(c, blob.box))) continue;
     const held = dice.filter((d) => inside(d.center, blob.box));
     // No die in it, or two: an example of what is not one die's face (class 0).
