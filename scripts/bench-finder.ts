@@ -20,6 +20,7 @@ import cv from '../src/hardware/opencv.js';
 import { DEFAULT_FINDER_CONFIG, findDice, loadDieFinder, type DieCandidate } from '../src/vision/find.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
 import { halfOf, parseHalf } from './photo-halves.js';
+import { changePhoto, describeChanges, parsePhotoChanges, type PhotoChanges } from './photo-changes.js';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -33,17 +34,18 @@ if (!dir) {
   process.exit(2);
 }
 const half = parseHalf(option('--half'));
-const scale = Number(option('--scale') ?? 1);
-const blur = Number(option('--blur') ?? 0);
-const jpeg = option('--jpeg') === undefined ? undefined : Number(option('--jpeg'));
 const limit = Number(option('--limit') ?? Infinity);
 const fail = (problem: string) => {
   console.error(`bench:finder: ${problem}`);
   process.exit(2);
 };
-if (!(scale > 0)) fail(`--scale takes a factor above 0, got "${option('--scale')}"`);
-if (!(blur >= 0)) fail(`--blur takes a Gaussian sigma in pixels, 0 or more, got "${option('--blur')}"`);
-if (jpeg !== undefined && !(Number.isInteger(jpeg) && jpeg >= 1 && jpeg <= 100)) fail(`--jpeg takes a quality from 1 to 100, got "${option('--jpeg')}"`);
+let changes: PhotoChanges = { scale: 1, blur: 0, jpeg: undefined };
+try {
+  changes = parsePhotoChanges(option);
+} catch (err) {
+  fail((err as Error).message);
+}
+const { scale, blur, jpeg } = changes;
 if (!(limit > 0)) fail(`--limit takes a number of photos, got "${option('--limit')}"`);
 const misses = option('--misses');
 const minScore = Number(option('--min-score') ?? DEFAULT_FINDER_CONFIG.minScore);
@@ -64,15 +66,7 @@ for (const im of set.images) {
   if (photos >= limit) break;
   if (im.multiset !== undefined) continue;
   photos++;
-  let image = cv.imread(join(dir, im.file), cv.IMREAD_COLOR);
-  // Each step's input freed at once: left to V8's collector, it may run inside the timed finding.
-  const then = (next: cv.Mat) => {
-    image.release();
-    image = next;
-  };
-  if (scale !== 1) then(image.resize(Math.round(image.rows * scale), Math.round(image.cols * scale), 0, 0, scale < 1 ? cv.INTER_AREA : cv.INTER_CUBIC));
-  if (blur > 0) then(image.gaussianBlur(new cv.Size(0, 0), blur));
-  if (jpeg !== undefined) then(cv.imdecode(cv.imencode('.jpg', image, [cv.IMWRITE_JPEG_QUALITY, jpeg])));
+  const image = changePhoto(cv.imread(join(dir, im.file), cv.IMREAD_COLOR), changes);
   const start = performance.now();
   const dice = findDice(image, finder, config);
   ms.push(performance.now() - start);
@@ -127,7 +121,7 @@ const figures = {
   msMedian: Number((ms[Math.floor(ms.length / 2)] ?? 0).toFixed(2)),
   msP95: Number((ms[Math.floor(ms.length * 0.95)] ?? 0).toFixed(2)),
 };
-console.log(`${dir}${half === undefined ? '' : ` half ${half}`}${scale !== 1 ? ` x${scale}` : ''}${blur ? ` blur ${blur}` : ''}${jpeg ? ` jpeg ${jpeg}` : ''}: ${photos} photos, ${labelled} dice`);
+console.log(`${dir}${half === undefined ? '' : ` half ${half}`}${describeChanges(changes)}: ${photos} photos, ${labelled} dice`);
 console.log(`  recall ${figures.recall} %  precision ${figures.precision} %  phantoms/photo ${figures.phantomsPerPhoto}  size found/labelled ${figures.sizeRatioMedian}`);
 console.log(`  ms per photo: median ${figures.msMedian}, p95 ${figures.msP95}`);
 console.log(JSON.stringify(figures));

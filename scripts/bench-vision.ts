@@ -8,6 +8,7 @@
  * object of the figures.
  *
  *   npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes] [--mistakes FILE]
+ *                          [--scale F] [--blur SIGMA] [--jpeg Q] [--finder FILE]
  *
  * `--half 0` takes the images at even positions of labels.json, `--half 1`
  * the odd ones: tune on one half, report on the other (a held-out check).
@@ -19,9 +20,16 @@
  * corrects them (values the photos do not show, dice left without a label);
  * by default, against the labels as given.
  * `--mistakes FILE` writes every die not read right to FILE, one JSON object
- * a line (`kind`: wrong, unreadable, missed or phantom; the image, the
- * labelled box or the read centre, both values), for checking them in the
- * photos.
+ * a line (`kind`: wrong, unreadable, missed or phantom, valued or not; the
+ * image, the labelled box or the read centre, both values), for checking
+ * them in the photos.
+ * `--scale F`, `--blur SIGMA` and `--jpeg Q` change every photo first
+ * (scripts/photo-changes.ts): the same dice at another size, through a worse
+ * camera. `--finder FILE` reads with the finder-driven reader under
+ * construction (src/vision/reader.ts) and that finder model.
+ * Also printed: phantoms (dice reported where none is labelled, with a value
+ * or without) a photo, and the share of photos whose labelled dice all lie
+ * apart that are judged a valid roll.
  * Dice labelled `"note": "emblem face"` (a logo for a value, which no pip
  * counter reads) are scored apart, as FORMAT.md asks: not in the recall,
  * precision or exact images; a prediction on one is no false positive.
@@ -32,10 +40,11 @@ import cv from '../src/hardware/opencv.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage, type DieReading, type VisionConfig } from '../src/vision/index.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
 import { imagesOfHalf, type Half } from './photo-halves.js';
+import { changePhoto, changesAnything, describeChanges, parsePhotoChanges, type PhotoChanges } from './photo-changes.js';
 import { readFoundDice } from '../src/vision/reader.js';
 
 const args = process.argv.slice(2);
-const optionValues = new Set(args.flatMap((a, i) => (['--limit', '--set', '--half', '--model', '--mistakes', '--finder'].includes(a) ? [i + 1] : [])));
+const optionValues = new Set(args.flatMap((a, i) => (['--limit', '--set', '--half', '--model', '--mistakes', '--finder', '--scale', '--blur', '--jpeg'].includes(a) ? [i + 1] : [])));
 const dir = args.find((a, i) => !a.startsWith('--') && !optionValues.has(i));
 const limitAt = args.indexOf('--limit');
 const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
@@ -57,6 +66,13 @@ args.forEach((a, i) => {
   // Yes/no settings are set as 0 or 1.
   overrides[key] = kind === 'boolean' ? Number(value) !== 0 : Number(value);
 });
+let changes: PhotoChanges;
+try {
+  changes = parsePhotoChanges((name) => (args.includes(name) ? (args[args.indexOf(name) + 1] ?? '') : undefined));
+} catch (err) {
+  console.error(`bench:vision: ${(err as Error).message}`);
+  process.exit(2);
+}
 const modelAt = args.indexOf('--model');
 const finderAt = args.indexOf('--finder');
 const config: VisionConfig = {
@@ -65,7 +81,7 @@ const config: VisionConfig = {
   ...(modelAt >= 0 ? { classifierModel: args[modelAt + 1] as string } : {}),
 };
 if (!dir) {
-  console.error('usage: npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes] [--mistakes FILE]');
+  console.error('usage: npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes] [--mistakes FILE] [--scale F] [--blur SIGMA] [--jpeg Q] [--finder FILE]');
   process.exit(2);
 }
 let labels: LabelledSet;
@@ -93,6 +109,10 @@ if (mistakesFile !== undefined) {
     process.exit(2);
   }
 }
+/** Whether no two boxes touch: a photo whose dice all lie apart (flat is not labelled; in the top-down sets nearly every die is). */
+function isApart(boxes: readonly (readonly [number, number, number, number])[]): boolean {
+  return boxes.every((a, i) => boxes.every((b, j) => j <= i || a[2] < b[0] || b[2] < a[0] || a[3] < b[1] || b[3] < a[1]));
+}
 const rounded = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
 /** Every die not read right, as written to the --mistakes file. */
 const mistakes: object[] = [];
@@ -105,6 +125,10 @@ let correct = 0;
 let predictedWithValue = 0;
 let unreadable = 0;
 let falsePositives = 0;
+// Dice reported where no die is labelled, with a value or without (a null "die" on a screw is a phantom too).
+let phantoms = 0;
+// Photos whose labelled dice all lie apart (no two boxes touch), and how many of them are judged a valid roll.
+const apart = { photos: 0, valid: 0 };
 let exactImages = 0;
 let images = 0;
 const emblems = { dice: 0, read: 0, unreadable: 0, missed: 0 };
@@ -117,9 +141,15 @@ const readMs: number[] = [];
 const chosen = half === undefined ? labels.images : imagesOfHalf(labels.images, Number(half) as Half);
 for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   const bytes = readFileSync(join(dir, image.file));
-  const started = performance.now();
-  const cpuStarted = process.cpuUsage();
-  const decoded = decodeFrame(bytes);
+  let started = performance.now();
+  let cpuStarted = process.cpuUsage();
+  let decoded = decodeFrame(bytes);
+  if (changesAnything(changes)) {
+    // The changed photo is what a camera gives: its making is not timed, its reading is.
+    decoded = changePhoto(decoded, changes);
+    started = performance.now();
+    cpuStarted = process.cpuUsage();
+  }
   const reading = finderAt >= 0 ? readFoundDice(decoded, config, undefined, args[finderAt + 1]) : readDiceInImage(decoded, config);
   // As the camera reader does: the frame is freed at once, not left to V8's garbage collector.
   decoded.release();
@@ -130,7 +160,12 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   images++;
   const free = new Set<number>(reading.dice.map((_, i) => i));
   let imageExact = true;
-  for (const die of image.dice) {
+  const labelledDice = image.dice.map((d) => ({ ...d, box: d.box.map((v) => v * changes.scale) as [number, number, number, number] }));
+  if (isApart(labelledDice.map((d) => d.box))) {
+    apart.photos++;
+    if (reading.valid) apart.valid++;
+  }
+  for (const die of labelledDice) {
     const emblem = die.note === 'emblem face';
     if (emblem) emblems.dice++;
     else labelled++;
@@ -179,11 +214,12 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   }
   for (const i of free) {
     const read = reading.dice[i] as DieReading;
+    phantoms++;
+    mistakes.push({ kind: 'phantom', file: image.file, center: { x: rounded(read.center.x, 1), y: rounded(read.center.y, 1) }, read: read.value, confidence: rounded(read.confidence, 3) });
     if (read.value !== null) {
       falsePositives++;
       predictedWithValue++;
       imageExact = false;
-      mistakes.push({ kind: 'phantom', file: image.file, center: { x: rounded(read.center.x, 1), y: rounded(read.center.y, 1) }, read: read.value, confidence: rounded(read.confidence, 3) });
     }
   }
   if (imageExact) exactImages++;
@@ -206,6 +242,11 @@ const figures = {
   wrongValues: wrong,
   falsePositives,
   missed: confusion.reduce((s, r) => s + (r[7] ?? 0), 0),
+  phantoms,
+  phantomsPerPhoto: rounded(phantoms / Math.max(1, images), 2),
+  apartPhotos: apart.photos,
+  apartValid: pct(apart.valid, apart.photos),
+  ...(changesAnything(changes) ? { changes } : {}),
   msMedian: Math.round(quantile(0.5) * 10) / 10,
   msP95: Math.round(quantile(0.95) * 10) / 10,
   cpuMsMedian: Math.round(quantile(0.5, cpuMs) * 10) / 10,
@@ -214,9 +255,10 @@ const figures = {
   ...(emblems.dice > 0 ? { emblemDice: emblems.dice, emblemRead: emblems.read, emblemUnreadable: emblems.unreadable, emblemMissed: emblems.missed } : {}),
 };
 
-console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}: ${images} images, ${labelled} labelled dice${fixLabels ? ` (labels corrected by scripts/label-fixes.json: ${labelFixes} fixes in the set)` : ''}`);
+console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}${describeChanges(changes)}: ${images} images, ${labelled} labelled dice${fixLabels ? ` (labels corrected by scripts/label-fixes.json: ${labelFixes} fixes in the set)` : ''}`);
 console.log(`recall ${figures.recall}%   precision ${figures.precision}%   images exact ${figures.imagesExact}%   unreadable ${figures.unreadable}%`);
-console.log(`wrong values ${wrong}   false positives ${falsePositives}   missed ${figures.missed}`);
+console.log(`wrong values ${wrong}   false positives ${falsePositives}   missed ${figures.missed}   phantoms (valued or not) ${phantoms}, ${figures.phantomsPerPhoto} a photo`);
+console.log(`valid rolls: ${apart.valid} of ${apart.photos} photos whose labelled dice lie apart (${figures.apartValid}%)`);
 if (emblems.dice > 0) console.log(`emblem faces (scored apart): ${emblems.dice}, read right ${emblems.read}, unreadable ${emblems.unreadable}, missed ${emblems.missed}`);
 console.log(`ms per image (one thread): median ${figures.msMedian}, p95 ${figures.msP95}   (CPU time: median ${figures.cpuMsMedian}, p95 ${figures.cpuMsP95}; the read alone, without decoding: median ${figures.readMsMedian})`);
 console.log('\nconfusion (rows: true value; columns: read as)');

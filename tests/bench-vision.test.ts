@@ -5,10 +5,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onePhotoSet, type LabelledDie } from './photo-set.js';
+import { decodeFrame, readDiceInImage, type DiceReading } from '../src/vision/index.js';
 
 const SCRIPT = fileURLToPath(new URL('../scripts/bench-vision.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const photo = (name: string) => fileURLToPath(new URL(`../fixtures/vision-photos/${name}`, import.meta.url));
+
+/** The shipped reader's reading of the one-photo set's photo. */
+function readFixture(): DiceReading {
+  const image = decodeFrame(readFileSync(photo('matteop65-dice_23.jpg')));
+  try {
+    return readDiceInImage(image);
+  } finally {
+    image.release();
+  }
+}
 
 /** Runs the benchmark; resolves with its exit code, the figures of its last line (when it printed one) and stderr. */
 function bench(args: string[]): Promise<{ code: number | null; figures: Record<string, number> | null; err: string }> {
@@ -76,21 +87,59 @@ describe('npm run bench:vision', () => {
     const file = join(dir, 'mistakes.jsonl');
     const { code, figures } = await bench([dir, '--mistakes', file]);
     expect(code).toBe(0);
-    expect(figures).toMatchObject({ dice: 3, wrongValues: 1, missed: 1, falsePositives: 1 });
+    // Every die read but the two labelled is a phantom: the unlabelled 1 and whatever the reader reports with no value.
+    const phantoms = readFixture().dice.length - 2;
+    expect(phantoms).toBeGreaterThanOrEqual(1);
+    expect(figures).toMatchObject({ dice: 3, wrongValues: 1, missed: 1, falsePositives: 1, phantoms, phantomsPerPhoto: phantoms });
     const mistakes = readFileSync(file, 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { kind: string; file: string; box?: number[]; center?: { x: number; y: number }; label?: number; read?: number | null });
-    expect(mistakes).toHaveLength(3);
+    expect(mistakes).toHaveLength(2 + phantoms);
+    expect(mistakes.filter((m) => m.kind === 'phantom' && m.read === null)).toHaveLength(phantoms - 1);
     expect(mistakes).toContainEqual(expect.objectContaining({ kind: 'wrong', file: 'images/a.jpg', box: first.box, label: 2, read: 1 }));
     expect(mistakes).toContainEqual({ kind: 'missed', file: 'images/a.jpg', box: [0, 0, 10, 10], label: 3 });
-    const phantom = mistakes.find((m) => m.kind === 'phantom');
+    const phantom = mistakes.find((m) => m.kind === 'phantom' && m.read !== null);
     const [x0, y0, x1, y1] = second.box;
     expect(phantom).toMatchObject({ file: 'images/a.jpg', read: 1 });
     expect(phantom?.center?.x).toBeGreaterThanOrEqual(x0);
     expect(phantom?.center?.x).toBeLessThanOrEqual(x1);
     expect(phantom?.center?.y).toBeGreaterThanOrEqual(y0);
     expect(phantom?.center?.y).toBeLessThanOrEqual(y1);
+  });
+
+  it('reads every photo changed with --scale, --blur and --jpeg, its labels scaled with it', { timeout: 120_000 }, async () => {
+    const plain = await bench([onePhotoSet()]);
+    const changed = await bench([onePhotoSet(), '--scale', '1.5', '--blur', '0.5', '--jpeg', '90']);
+    expect(plain.code).toBe(0);
+    expect(changed.code).toBe(0);
+    expect(plain.figures?.recall).toBe(100);
+    // Read centres at 1.5 times the photo's size fall in the labelled boxes only when the boxes are scaled too.
+    expect(changed.figures).toMatchObject({ dice: 3, recall: 100, changes: { scale: 1.5, blur: 0.5, jpeg: 90 } });
+    expect(plain.figures).not.toHaveProperty('changes');
+  });
+
+  it('refuses a change it cannot make, naming the option', async () => {
+    for (const [option, value] of [['--scale', '0'], ['--blur', '-1'], ['--jpeg', '101']] as const) {
+      const { code, figures, err } = await bench([onePhotoSet(), option, value]);
+      expect(code).toBe(2);
+      expect(figures).toBeNull();
+      expect(err).toContain(`${option} takes`);
+    }
+  });
+
+  it('counts the photos whose labelled dice lie apart, and how many of them are judged a valid roll', { timeout: 120_000 }, async () => {
+    const apart = await bench([onePhotoSet()]);
+    // The fixture's three dice lie flat and apart; whether the reader judges the roll valid is the reader's matter.
+    expect(apart.figures).toMatchObject({ apartPhotos: 1, apartValid: readFixture().valid ? 100 : 0 });
+    const dir = onePhotoSet();
+    const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as { images: { dice: LabelledDie[] }[] };
+    const dice = (labels.images[0] as { dice: LabelledDie[] }).dice;
+    // A label box drawn over another: these dice are not all apart.
+    dice.push({ value: 1, box: (dice[0] as LabelledDie).box });
+    writeFileSync(join(dir, 'labels.json'), JSON.stringify(labels));
+    const touching = await bench([dir]);
+    expect(touching.figures).toMatchObject({ apartPhotos: 0, apartValid: 0 });
   });
 
   it('refuses --mistakes without a file to write to, or with one it cannot write, before reading', async () => {
