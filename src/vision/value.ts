@@ -3,7 +3,7 @@
  * contrast thresholds and held to the standard layouts (`readFace`), the face
  * classifier's guesses (`classifierFor`, `classifyFaces`), the value decided
  * from both (`decideValue`), and a face left unreadable read again in a better
- * box (`readAgain`, `readTurned`, `readConfirmed`). In: face patches
+ * box (`readAgain`, `readTurned`, `readConfirmed`, `readNearby`). In: face patches
  * (face.ts), or a BGR frame and a die's box; out: a value, how sure it is,
  * and where the top face's centre lies.
  */
@@ -486,4 +486,41 @@ export function readFaces(image: cv.Mat, boxes: readonly Blob[], cfg: VisionConf
     upright.release();
     return face;
   });
+}
+
+/** Where a face left unreadable is read again: the box's side times these, moved by these shares of it along its edges. */
+const NEARBY_SIDES = [1, 0.85, 1.2] as const;
+const NEARBY_SHIFTS = [0, -0.15, 0.15] as const;
+
+/**
+ * A face the classifier reads as `value` whose pips cannot be counted to it in
+ * its box (a die seen from the side: its top face off the box's centre), read
+ * again in boxes nearby: the first, nearest the box, whose pips are counted
+ * clearly to that value. Two readings of different evidence agree: the
+ * classifier on the whole box, the pip layout in the face's own.
+ */
+export function readNearby(image: cv.Mat, blob: Blob, value: number, cfg: VisionConfig): (Reread & { readonly face: FaceRead }) | null {
+  const { center, size, angle } = blob.rect;
+  const rad = (angle * Math.PI) / 180;
+  const along = { x: Math.cos(rad), y: Math.sin(rad) };
+  const across = { x: -Math.sin(rad), y: Math.cos(rad) };
+  const side = Math.max(size.width, size.height);
+  for (const k of NEARBY_SIDES) {
+    for (const u of NEARBY_SHIFTS) {
+      for (const v of NEARBY_SHIFTS) {
+        if (k === 1 && u === 0 && v === 0) continue;
+        const x = center.x + (along.x * u + across.x * v) * side;
+        const y = center.y + (along.y * u + across.y * v) * side;
+        const box = toBlob(new cv.RotatedRect(new cv.Point2(x, y), new cv.Size(side * k, side * k), angle));
+        const upright = uprightFace(image, box, cfg.facePatch);
+        const face = readFace(upright, cfg);
+        upright.release();
+        if (face.confidence >= cfg.minConfidence && face.pips === value && face.centre !== null) {
+          return { value, confidence: face.confidence, centre: patchToFrame(box, face.centre, cfg.facePatch), body: face.body, box, face };
+        }
+        face.inner.release();
+      }
+    }
+  }
+  return null;
 }

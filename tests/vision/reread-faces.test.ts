@@ -3,6 +3,7 @@ import cv from '../../src/hardware/opencv.js';
 import { toBlob, type Blob } from '../../src/vision/box.js';
 import { DEFAULT_VISION_CONFIG } from '../../src/vision/config.js';
 import { edgeTurn, uprightFace } from '../../src/vision/face.js';
+import { readFace, readNearby } from '../../src/vision/value.js';
 import { findingPhoto, inBox, readValues, valuesIn, type Box } from './finding-photos.js';
 
 /** A square blob of side `side` centred on (cx, cy), turned `angle` degrees, as the reader makes them. */
@@ -88,5 +89,28 @@ describe('a die found by its pips, read again in a box turned to its edges', () 
     const { read, wrong } = readValues(image, labelled);
     expect(wrong).toEqual([]);
     expect(read.length).toBeGreaterThan(20);
+  });
+});
+
+describe('readNearby: a face the classifier reads, whose pips do not count to it in its box, read in a box nearby', () => {
+  // A white 5 (60 px) on a grey floor, and a box on the die a quarter of its side off, as a die seen from the side gets.
+  const frame = new cv.Mat(240, 240, cv.CV_8UC3, [120, 120, 120]);
+  frame.drawRectangle(new cv.Point2(90, 90), new cv.Point2(150, 150), new cv.Vec3(235, 235, 235), -1);
+  for (const [dx, dy] of [[-16, -16], [16, -16], [0, 0], [-16, 16], [16, 16]] as const) frame.drawCircle(new cv.Point2(120 + dx, 120 + dy), 5, new cv.Vec3(20, 20, 20), -1);
+  const offBox = squareBlob(135, 120, 60, 0);
+
+  it('finds the box where the pips count to the value, near the face', () => {
+    const upright = uprightFace(frame, offBox, DEFAULT_VISION_CONFIG.facePatch);
+    // The premise: in the box as given the 5 is not counted.
+    const given = readFace(upright, DEFAULT_VISION_CONFIG);
+    expect(given.confidence >= DEFAULT_VISION_CONFIG.minConfidence && given.pips === 5).toBe(false);
+    const nearby = readNearby(frame, offBox, 5, DEFAULT_VISION_CONFIG);
+    expect(nearby?.value).toBe(5);
+    expect(Math.hypot((nearby?.centre.x ?? 0) - 120, (nearby?.centre.y ?? 0) - 120)).toBeLessThan(4);
+    nearby?.face.inner.release();
+  });
+
+  it('reads nothing where no box nearby counts the pips to the value given', () => {
+    expect(readNearby(frame, offBox, 3, DEFAULT_VISION_CONFIG)).toBeNull();
   });
 });
