@@ -64,8 +64,7 @@ export function readFoundDice(image: cv.Mat, cfg: VisionConfig, expectedCount?: 
       const decided = decideValue(face, guess, cfg);
       const turned = decided.value === null && classifier && guess !== null && guess.value > 0 && cfg.rereadTurned ? readTurned(image, blob, classifier, cfg) : null;
       // Still unreadable: the classifier's value, if the pips count to it in a box nearby (a die seen from the side).
-      const nearby = !turned && decided.value === null && guess !== null && guess.value > 0 && guess.probability >= NEARBY_GUESS ? readNearby(image, blob, guess.value, cfg) : null;
-      if (nearby) nearby.face.inner.release();
+      const nearby = !turned && decided.value === null && guess !== null && guess.value > 0 && guess.probability >= NEARBY_GUESS ? readNearby(image, blob, guess, cfg) : null;
       const reread = turned ?? nearby;
       const { value, confidence } = reread ?? decided;
       const centre: Point = reread?.centre ?? (value === null ? (found[i] as (typeof found)[number]).center : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));

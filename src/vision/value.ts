@@ -493,13 +493,14 @@ const NEARBY_SIDES = [1, 0.85, 1.2] as const;
 const NEARBY_SHIFTS = [0, -0.15, 0.15] as const;
 
 /**
- * A face the classifier reads as `value` whose pips cannot be counted to it in
- * its box (a die seen from the side: its top face off the box's centre), read
- * again in boxes nearby: the first, nearest the box, whose pips are counted
- * clearly to that value. Two readings of different evidence agree: the
- * classifier on the whole box, the pip layout in the face's own.
+ * A face the classifier reads as `guess.value` whose pips cannot be counted to
+ * it in its box (a die seen from the side: its top face off the box's centre),
+ * read again in boxes nearby, the box's own size first, then smaller and
+ * larger: the first whose pips are counted clearly to that value. Two readings
+ * of different evidence agree (the classifier on the whole box, the pip layout
+ * in the face's own), and the value is as sure as the less sure of them.
  */
-export function readNearby(image: cv.Mat, blob: Blob, value: number, cfg: VisionConfig): (Reread & { readonly face: FaceRead }) | null {
+export function readNearby(image: cv.Mat, blob: Blob, guess: FaceGuess, cfg: VisionConfig): Reread | null {
   const { center, size, angle } = blob.rect;
   const rad = (angle * Math.PI) / 180;
   const along = { x: Math.cos(rad), y: Math.sin(rad) };
@@ -515,10 +516,10 @@ export function readNearby(image: cv.Mat, blob: Blob, value: number, cfg: Vision
         const upright = uprightFace(image, box, cfg.facePatch);
         const face = readFace(upright, cfg);
         upright.release();
-        if (face.confidence >= cfg.minConfidence && face.pips === value && face.centre !== null) {
-          return { value, confidence: face.confidence, centre: patchToFrame(box, face.centre, cfg.facePatch), body: face.body, box, face };
-        }
         face.inner.release();
+        if (face.confidence >= cfg.minConfidence && face.pips === guess.value && face.centre !== null) {
+          return { value: guess.value, confidence: Math.min(face.confidence, guess.probability), centre: patchToFrame(box, face.centre, cfg.facePatch), body: face.body, box };
+        }
       }
     }
   }
