@@ -38,6 +38,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cv from '../src/hardware/opencv.js';
 import { DEFAULT_VISION_CONFIG, decodeFrame, readDiceInImage, type DieReading, type VisionConfig } from '../src/vision/index.js';
+import type { Point } from '../src/vision/types.js';
 import { withLabelFixes, type LabelledSet } from './label-fixes.js';
 import { imagesOfHalf, type Half } from './photo-halves.js';
 import { changePhoto, changesAnything, describeChanges, parsePhotoChanges, type PhotoChanges } from './photo-changes.js';
@@ -145,10 +146,13 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   let cpuStarted = process.cpuUsage();
   let decoded = decodeFrame(bytes);
   if (changesAnything(changes)) {
-    // The changed photo is what a camera gives: its making is not timed, its reading is.
+    // The changed photo is what a camera gives: its making is not timed, its decoding and reading are.
+    const decodeMs = performance.now() - started;
+    const decodeCpu = process.cpuUsage(cpuStarted);
     decoded = changePhoto(decoded, changes);
-    started = performance.now();
-    cpuStarted = process.cpuUsage();
+    started = performance.now() - decodeMs;
+    const now = process.cpuUsage();
+    cpuStarted = { user: now.user - decodeCpu.user, system: now.system - decodeCpu.system };
   }
   const reading = finderAt >= 0 ? readFoundDice(decoded, config, undefined, args[finderAt + 1]) : readDiceInImage(decoded, config);
   // As the camera reader does: the frame is freed at once, not left to V8's garbage collector.
@@ -157,15 +161,16 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   readMs.push(reading.ms);
   const cpu = process.cpuUsage(cpuStarted);
   cpuMs.push((cpu.user + cpu.system) / 1000);
+  // Where each die was read, in the photo's own pixels (a changed photo's scale undone), as the labels and the --mistakes file have them.
+  const centres = reading.dice.map((d) => ({ x: d.center.x / changes.scale, y: d.center.y / changes.scale }));
   images++;
   const free = new Set<number>(reading.dice.map((_, i) => i));
   let imageExact = true;
-  const labelledDice = image.dice.map((d) => ({ ...d, box: d.box.map((v) => v * changes.scale) as [number, number, number, number] }));
-  if (isApart(labelledDice.map((d) => d.box))) {
+  if (isApart(image.dice.map((d) => d.box))) {
     apart.photos++;
     if (reading.valid) apart.valid++;
   }
-  for (const die of labelledDice) {
+  for (const die of image.dice) {
     const emblem = die.note === 'emblem face';
     if (emblem) emblems.dice++;
     else labelled++;
@@ -174,10 +179,10 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
     const cy = (y0 + y1) / 2;
     let best: number | null = null;
     for (const i of free) {
-      const d = reading.dice[i] as DieReading;
-      if (d.center.x < x0 || d.center.x > x1 || d.center.y < y0 || d.center.y > y1) continue;
-      const prev = best === null ? Infinity : Math.hypot((reading.dice[best] as DieReading).center.x - cx, (reading.dice[best] as DieReading).center.y - cy);
-      if (Math.hypot(d.center.x - cx, d.center.y - cy) < prev) best = i;
+      const c = centres[i] as Point;
+      if (c.x < x0 || c.x > x1 || c.y < y0 || c.y > y1) continue;
+      const prev = best === null ? Infinity : Math.hypot((centres[best] as Point).x - cx, (centres[best] as Point).y - cy);
+      if (Math.hypot(c.x - cx, c.y - cy) < prev) best = i;
     }
     const row = confusion[die.value] as number[];
     if (best === null) {
@@ -215,7 +220,8 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   for (const i of free) {
     const read = reading.dice[i] as DieReading;
     phantoms++;
-    mistakes.push({ kind: 'phantom', file: image.file, center: { x: rounded(read.center.x, 1), y: rounded(read.center.y, 1) }, read: read.value, confidence: rounded(read.confidence, 3) });
+    const c = centres[i] as Point;
+    mistakes.push({ kind: 'phantom', file: image.file, center: { x: rounded(c.x, 1), y: rounded(c.y, 1) }, read: read.value, confidence: rounded(read.confidence, 3) });
     if (read.value !== null) {
       falsePositives++;
       predictedWithValue++;

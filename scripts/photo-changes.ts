@@ -13,6 +13,7 @@ export interface PhotoChanges {
 
 /** The changes the `--scale F`, `--blur SIGMA` and `--jpeg Q` options ask for; throws naming the option given a bad value. */
 export function parsePhotoChanges(option: (name: string) => string | undefined): PhotoChanges {
+  for (const name of ['--scale', '--blur', '--jpeg']) if (option(name) === '') throw new Error(`${name} takes a value, got none`);
   const scale = Number(option('--scale') ?? 1);
   const blur = Number(option('--blur') ?? 0);
   const jpeg = option('--jpeg') === undefined ? undefined : Number(option('--jpeg'));
@@ -32,7 +33,11 @@ export function describeChanges(changes: PhotoChanges): string {
   return `${changes.scale !== 1 ? ` x${changes.scale}` : ''}${changes.blur ? ` blur ${changes.blur}` : ''}${changes.jpeg !== undefined ? ` jpeg ${changes.jpeg}` : ''}`;
 }
 
-/** The photo changed: resized, then blurred, then recompressed. The input is freed (each step's input at once, so V8's collector does not run inside a timed read). */
+/**
+ * The photo changed: resized, then blurred, then recompressed. The input is
+ * freed (each step's input at once, so V8's collector does not run inside a
+ * timed read), unless no change is asked for: then it is returned as it is.
+ */
 export function changePhoto(photo: cv.Mat, changes: PhotoChanges): cv.Mat {
   let image = photo;
   const then = (next: cv.Mat) => {

@@ -126,6 +126,10 @@ describe('npm run bench:vision', () => {
       expect(figures).toBeNull();
       expect(err).toContain(`${option} takes`);
     }
+    // An option left without its value, last on the line.
+    const bare = await bench([onePhotoSet(), '--blur']);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toContain('--blur takes a value, got none');
   });
 
   it('counts the photos whose labelled dice lie apart, and how many of them are judged a valid roll', { timeout: 120_000 }, async () => {
@@ -140,6 +144,13 @@ describe('npm run bench:vision', () => {
     writeFileSync(join(dir, 'labels.json'), JSON.stringify(labels));
     const touching = await bench([dir]);
     expect(touching.figures).toMatchObject({ apartPhotos: 0, apartValid: 0 });
+    // A box overlapping the first by a pixel's corner is touching; one a pixel clear of it both ways is apart.
+    const [x0, y0, x1, y1] = (dice[0] as LabelledDie).box;
+    for (const [box, apartPhotos] of [[[x1, y1, x1 + 10, y1 + 10], 0], [[x1 + 1, y1 + 1, x1 + 11, y1 + 11], 1], [[x0 - 10, y0 + 2, x0, y1 - 2], 0]] as const) {
+      dice[3] = { value: 1, box: [...box] };
+      writeFileSync(join(dir, 'labels.json'), JSON.stringify(labels));
+      expect((await bench([dir])).figures?.apartPhotos, `a box at [${box.join(', ')}]`).toBe(apartPhotos);
+    }
   });
 
   it('refuses --mistakes without a file to write to, or with one it cannot write, before reading', async () => {

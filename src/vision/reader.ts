@@ -63,9 +63,10 @@ export function readFoundDice(image: cv.Mat, cfg: VisionConfig, expectedCount?: 
       const guess = guesses[i] ?? null;
       const decided = decideValue(face, guess, cfg);
       const turned = decided.value === null && classifier && guess !== null && guess.value > 0 && cfg.rereadTurned ? readTurned(image, blob, classifier, cfg) : null;
-      // Still unreadable: the classifier's value, if the pips count to it in a box nearby (a die seen from the side).
+      // Still unreadable: the classifier's value, if the pips count to it in a box nearby (a die seen from the side), unless that face is another die's.
       const nearby = !turned && decided.value === null && guess !== null && guess.value > 0 && guess.probability >= NEARBY_GUESS ? readNearby(image, blob, guess, cfg) : null;
-      const reread = turned ?? nearby;
+      const ownNearby = nearby && !boxes.some((other) => other !== blob && contains(other.box, nearby.centre)) ? nearby : null;
+      const reread = turned ?? ownNearby;
       const { value, confidence } = reread ?? decided;
       const centre: Point = reread?.centre ?? (value === null ? (found[i] as (typeof found)[number]).center : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
       const body = reread?.body ?? face.body;

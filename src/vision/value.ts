@@ -492,35 +492,39 @@ export function readFaces(image: cv.Mat, boxes: readonly Blob[], cfg: VisionConf
 const NEARBY_SIDES = [1, 0.85, 1.2] as const;
 const NEARBY_SHIFTS = [0, -0.15, 0.15] as const;
 
-/**
- * A face the classifier reads as `guess.value` whose pips cannot be counted to
- * it in its box (a die seen from the side: its top face off the box's centre),
- * read again in boxes nearby, the box's own size first, then smaller and
- * larger: the first whose pips are counted clearly to that value. Two readings
- * of different evidence agree (the classifier on the whole box, the pip layout
- * in the face's own), and the value is as sure as the less sure of them.
- */
-export function readNearby(image: cv.Mat, blob: Blob, guess: FaceGuess, cfg: VisionConfig): Reread | null {
+/** The boxes a face left unreadable is read again in, in order: its own size first, then smaller and larger, each on its centre and moved along its edges. */
+export function nearbyBoxes(blob: Blob): Blob[] {
   const { center, size, angle } = blob.rect;
   const rad = (angle * Math.PI) / 180;
   const along = { x: Math.cos(rad), y: Math.sin(rad) };
   const across = { x: -Math.sin(rad), y: Math.cos(rad) };
   const side = Math.max(size.width, size.height);
-  for (const k of NEARBY_SIDES) {
-    for (const u of NEARBY_SHIFTS) {
-      for (const v of NEARBY_SHIFTS) {
-        if (k === 1 && u === 0 && v === 0) continue;
+  return NEARBY_SIDES.flatMap((k) =>
+    NEARBY_SHIFTS.flatMap((u) =>
+      NEARBY_SHIFTS.flatMap((v) => {
+        if (k === 1 && u === 0 && v === 0) return [];
         const x = center.x + (along.x * u + across.x * v) * side;
         const y = center.y + (along.y * u + across.y * v) * side;
-        const box = toBlob(new cv.RotatedRect(new cv.Point2(x, y), new cv.Size(side * k, side * k), angle));
-        const upright = uprightFace(image, box, cfg.facePatch);
-        const face = readFace(upright, cfg);
-        upright.release();
-        face.inner.release();
-        if (face.confidence >= cfg.minConfidence && face.pips === guess.value && face.centre !== null) {
-          return { value: guess.value, confidence: Math.min(face.confidence, guess.probability), centre: patchToFrame(box, face.centre, cfg.facePatch), body: face.body, box };
-        }
-      }
+        return [toBlob(new cv.RotatedRect(new cv.Point2(x, y), new cv.Size(side * k, side * k), angle))];
+      }),
+    ),
+  );
+}
+
+/**
+ * A face the classifier reads as `guess.value` whose pips cannot be counted to
+ * it in its box (a die seen from the side: its top face off the box's centre),
+ * read again in the boxes nearby (`nearbyBoxes`): the first whose pips are
+ * counted clearly to that value. Two readings of different evidence agree (the
+ * classifier on the whole box, the pip layout in the face's own), and the
+ * value is as sure as the less sure of them.
+ */
+export function readNearby(image: cv.Mat, blob: Blob, guess: FaceGuess, cfg: VisionConfig): Reread | null {
+  for (const box of nearbyBoxes(blob)) {
+    const [face] = readFaces(image, [box], cfg) as [FaceRead];
+    face.inner.release();
+    if (face.confidence >= cfg.minConfidence && face.pips === guess.value && face.centre !== null) {
+      return { value: guess.value, confidence: Math.min(face.confidence, guess.probability), centre: patchToFrame(box, face.centre, cfg.facePatch), body: face.body, box };
     }
   }
   return null;

@@ -3,7 +3,7 @@ import cv from '../../src/hardware/opencv.js';
 import { toBlob, type Blob } from '../../src/vision/box.js';
 import { DEFAULT_VISION_CONFIG } from '../../src/vision/config.js';
 import { edgeTurn, uprightFace } from '../../src/vision/face.js';
-import { readFace, readNearby } from '../../src/vision/value.js';
+import { nearbyBoxes, readFace, readNearby } from '../../src/vision/value.js';
 import { findingPhoto, inBox, readValues, valuesIn, type Box } from './finding-photos.js';
 
 /** A square blob of side `side` centred on (cx, cy), turned `angle` degrees, as the reader makes them. */
@@ -109,6 +109,26 @@ describe('readNearby: a face the classifier reads, whose pips do not count to it
     // As sure as the less sure of the pip count and the classifier.
     expect(nearby?.confidence).toBeLessThanOrEqual(0.7);
     expect(Math.hypot((nearby?.centre.x ?? 0) - 120, (nearby?.centre.y ?? 0) - 120)).toBeLessThan(4);
+  });
+
+  it('moves a turned box along its own edges, at its own size first', () => {
+    const turned = squareBlob(100, 80, 40, 30);
+    const boxes = nearbyBoxes(turned);
+    const rad = (30 * Math.PI) / 180;
+    const shares = new Set<number>();
+    for (const box of boxes) {
+      const dx = box.rect.center.x - 100;
+      const dy = box.rect.center.y - 80;
+      // Every move is a whole step along the box's edge and across it: its parts along the turned axes are 0 or 0.15 of the side.
+      for (const part of [dx * Math.cos(rad) + dy * Math.sin(rad), -dx * Math.sin(rad) + dy * Math.cos(rad)]) {
+        expect([0, 6].some((step) => Math.abs(Math.abs(part) - step) < 1e-6), `a move of ${part.toFixed(2)} px`).toBe(true);
+      }
+      expect(box.rect.angle).toBe(30);
+      shares.add(Math.round((box.size / 40) * 100) / 100);
+    }
+    expect(boxes).toHaveLength(3 * 9 - 1);
+    expect(boxes[0]?.size).toBe(40);
+    expect([...shares]).toEqual([1, 0.85, 1.2]);
   });
 
   it('reads nothing where no box nearby counts the pips to the value given', () => {
