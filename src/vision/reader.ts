@@ -62,11 +62,12 @@ export function readFoundDice(image: cv.Mat, cfg: VisionConfig, expectedCount?: 
       const face = faces[i] as (typeof faces)[number];
       const guess = guesses[i] ?? null;
       const decided = decideValue(face, guess, cfg);
-      const turned = decided.value === null && classifier && guess !== null && guess.value > 0 && cfg.rereadTurned ? readTurned(image, blob, classifier, cfg) : null;
-      // Still unreadable: the classifier's value, if the pips count to it in a box nearby (a die seen from the side), unless that face is another die's.
-      const nearby = !turned && decided.value === null && guess !== null && guess.value > 0 && guess.probability >= NEARBY_GUESS ? readNearby(image, blob, guess, cfg) : null;
-      const ownNearby = nearby && !boxes.some((other) => other !== blob && contains(other.box, nearby.centre)) ? nearby : null;
-      const reread = turned ?? ownNearby;
+      // Unreadable, but a die's face to the classifier: read again in a box turned to its edges, else in a box nearby (a die
+      // seen from the side) where the pips count to the classifier's value, unless that face lies in another die's box.
+      const faceOfADie = decided.value === null && classifier && guess !== null && guess.value > 0 ? guess : null;
+      const turned = faceOfADie && classifier && cfg.rereadTurned ? readTurned(image, blob, classifier, cfg) : null;
+      const nearby = faceOfADie && !turned && faceOfADie.probability >= NEARBY_GUESS ? readNearby(image, blob, faceOfADie, cfg) : null;
+      const reread = turned ?? (nearby && !boxes.some((other) => other !== blob && contains(other.box, nearby.centre)) ? nearby : null);
       const { value, confidence } = reread ?? decided;
       const centre: Point = reread?.centre ?? (value === null ? (found[i] as (typeof found)[number]).center : patchToFrame(blob, topFaceCentre(face, value, cfg), cfg.facePatch));
       const body = reread?.body ?? face.body;
