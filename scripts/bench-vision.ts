@@ -8,7 +8,7 @@
  * object of the figures.
  *
  *   npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes] [--mistakes FILE]
- *                          [--scale F] [--blur SIGMA] [--jpeg Q] [--finder FILE]
+ *                          [--scale F] [--blur SIGMA] [--jpeg Q] [--finder FILE] [--found]
  *
  * `--half 0` takes the images at even positions of labels.json, `--half 1`
  * the odd ones: tune on one half, report on the other (a held-out check).
@@ -25,8 +25,10 @@
  * them in the photos.
  * `--scale F`, `--blur SIGMA` and `--jpeg Q` change every photo first
  * (scripts/photo-changes.ts): the same dice at another size, through a worse
- * camera. `--finder FILE` reads with the finder-driven reader under
- * construction (src/vision/reader.ts) and that finder model.
+ * camera. `--finder FILE` asks the die finder model in FILE (say one trained
+ * on `--half 0`) where the reader found no die it could read (`--finder none`:
+ * no finder asked, everything reported); `--found`
+ * reads with the finder-driven reader under construction (src/vision/reader.ts).
  * Also printed: phantoms (dice reported where none is labelled, with a value
  * or without) a photo, and the share of photos whose labelled dice all lie
  * apart that are judged a valid roll.
@@ -80,9 +82,10 @@ const config: VisionConfig = {
   ...DEFAULT_VISION_CONFIG,
   ...overrides,
   ...(modelAt >= 0 ? { classifierModel: args[modelAt + 1] as string } : {}),
+  ...(finderAt >= 0 ? { finderModel: args[finderAt + 1] === 'none' ? null : (args[finderAt + 1] as string) } : {}),
 };
 if (!dir) {
-  console.error('usage: npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes] [--mistakes FILE] [--scale F] [--blur SIGMA] [--jpeg Q] [--finder FILE]');
+  console.error('usage: npm run bench:vision -- <dataset-dir> [--half 0|1] [--limit N] [--set key=value ...] [--model DIR] [--label-fixes] [--mistakes FILE] [--scale F] [--blur SIGMA] [--jpeg Q] [--finder FILE] [--found]');
   process.exit(2);
 }
 let labels: LabelledSet;
@@ -154,7 +157,7 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
     const now = process.cpuUsage();
     cpuStarted = { user: now.user - decodeCpu.user, system: now.system - decodeCpu.system };
   }
-  const reading = finderAt >= 0 ? readFoundDice(decoded, config, undefined, args[finderAt + 1]) : readDiceInImage(decoded, config);
+  const reading = args.includes('--found') ? readFoundDice(decoded, config) : readDiceInImage(decoded, config);
   // As the camera reader does: the frame is freed at once, not left to V8's garbage collector.
   decoded.release();
   ms.push(performance.now() - started);

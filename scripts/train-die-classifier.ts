@@ -123,7 +123,7 @@ function facesOf(image: cv.Mat, dice: readonly { value: number; center: Point }[
     // A copy of exactly the face's floats (the Buffer may be a view into a larger pool).
     samples.push({ input: new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4).slice(), value });
   };
-  const boxes = finderModel === undefined ? findDieBlobs(image, cfg).blobs : findDieBoxes(image, DEFAULT_VISION_CONFIG, finderModel).boxes;
+  const boxes = finderModel === undefined ? findDieBlobs(image, cfg).blobs : findDieBoxes(image, { ...DEFAULT_VISION_CONFIG, finderModel }).boxes;
   for (const blob of boxes) {
     if (unlabelled.some((c) => inside(c, blob.box))) continue;
     const held = dice.filter((d) => inside(d.center, blob.box));

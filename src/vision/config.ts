@@ -4,7 +4,9 @@
  * `checkVisionConfig`, which refuses with `vision/bad_config` the settings
  * the reader cannot work with. In: a config; out: nothing, or that error.
  */
+import { join } from 'node:path';
 import { MODEL_DIR } from './face-classifier.js';
+import { FINDER_MODEL } from './find.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
 import type { TrayMark } from './tray-marks.js';
 import { VisionError } from './types.js';
@@ -128,6 +130,14 @@ export interface VisionConfig extends SceneConfig {
   /** Read faces with the trained face classifier too (src/vision/face-classifier.ts), and the folder of its model files. */
   readonly useClassifier: boolean;
   readonly classifierModel: string;
+  /**
+   * The learned die finder's model file (src/vision/find.ts), asked where the
+   * reader found something that is no die it can read: an unreadable "die"
+   * that the classifier is sure is no die's face, and an object holding no die
+   * read, are dropped unless the finder is sure of a die there (a board's
+   * fastener, a tray's corner, wood grain). Null: not asked, all are reported.
+   */
+  readonly finderModel: string | null;
   /** Classifier probability (over the 8 views) at which its value replaces a clear pip count it disagrees with, rather than making the die unreadable: pips of a side face counted in, or a box cut short of the face, give clear counts that are wrong. Above 1 turns it off. */
   readonly classifierOverrule: number;
   /** Classifier probability at which it reads a face the pips could not. Raise it for fewer wrong values. */
@@ -208,6 +218,7 @@ export const DEFAULT_VISION_CONFIG: VisionConfig = Object.freeze({
   minConfidence: 0.6,
   useClassifier: true,
   classifierModel: MODEL_DIR,
+  finderModel: join(MODEL_DIR, FINDER_MODEL),
   // Held out on both nell-byler halves with two seeds each, 0.9 reads 4 dice more than 0.99 (all on half 0), none wrongly (BENCHMARKS.md, session 21).
   classifierOverrule: 0.9,
   // The mean over 8 views is seldom as sure as one view: held out, 0.95 left right readings unreadable (BENCHMARKS.md, session 16).

@@ -24,8 +24,8 @@ import { classifierFor, classifyFaces, decideValue, readFaces, readNearby, readT
  * outline's, else a square turned to the face's edges). The face classifier
  * is still trained on the old finder's boxes (blobs.ts); it is to learn these.
  */
-export function findDieBoxes(image: cv.Mat, cfg: VisionConfig, finderModel?: string): { found: DieCandidate[]; outlines: Outline[]; boxes: Blob[] } {
-  const found = findDice(image, loadDieFinder(finderModel), DEFAULT_FINDER_CONFIG, cfg.dieSize ?? undefined);
+export function findDieBoxes(image: cv.Mat, cfg: VisionConfig): { found: DieCandidate[]; outlines: Outline[]; boxes: Blob[] } {
+  const found = findDice(image, loadDieFinder(cfg.finderModel ?? undefined), DEFAULT_FINDER_CONFIG, cfg.dieSize ?? undefined);
   const outlines = found.map((die) => dieOutline(image, die, found));
   const boxes = found.map((die, i) => (outlines[i] as Outline).blob ?? squareAtFound(image, die));
   return { found, outlines, boxes };
@@ -42,10 +42,10 @@ const NEARBY_GUESS = 0.5;
 /** Below this finder score, a place the classifier takes for no die's face is dropped rather than reported unreadable. */
 const NO_DIE_SCORE = 0.5;
 
-export function readFoundDice(image: cv.Mat, cfg: VisionConfig, expectedCount?: number, finderModel?: string): DiceReading {
+export function readFoundDice(image: cv.Mat, cfg: VisionConfig, expectedCount?: number): DiceReading {
   const started = performance.now();
   checkFrameFor(image, cfg);
-  const { found, outlines, boxes } = findDieBoxes(image, cfg, finderModel);
+  const { found, outlines, boxes } = findDieBoxes(image, cfg);
   const faces = readFaces(image, boxes, cfg);
   try {
     const classifier = classifierFor(cfg);

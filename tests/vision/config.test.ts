@@ -31,7 +31,8 @@ describe('vision settings', () => {
     expect(() => createDiceReader({ ...DEFAULT_VISION_CONFIG, floorKernel: 4 })).toThrow(expect.objectContaining({ code: 'vision/bad_config' }));
     const empty = mkdtempSync(join(tmpdir(), 'no-model-'));
     expect(() => createDiceReader({ ...DEFAULT_VISION_CONFIG, classifierModel: empty })).toThrow(expect.objectContaining({ code: 'vision/no_model' }));
-    // Without the classifier no model is needed.
-    expect(() => createDiceReader({ ...DEFAULT_VISION_CONFIG, classifierModel: empty, useClassifier: false })).not.toThrow();
+    expect(() => createDiceReader({ ...DEFAULT_VISION_CONFIG, finderModel: join(empty, 'die-finder.onnx') })).toThrow(expect.objectContaining({ code: 'vision/no_model', message: expect.stringContaining('die finder') }));
+    // Without the classifier and the finder no model is needed.
+    expect(() => createDiceReader({ ...DEFAULT_VISION_CONFIG, classifierModel: empty, useClassifier: false, finderModel: null })).not.toThrow();
   });
 });

@@ -58,7 +58,8 @@ describe('tray marks from the empty-tray shot', () => {
   });
 
   it('without them every roll on the marked tray is refused; with them the dice alone are read', () => {
-    expect(read([red2], false)).toMatchObject({ valid: false, codes: expect.arrayContaining(['object', 'unreadable', 'too_many']) });
+    // The die finder drops the logo's object, not the marks the classifier is unsure of.
+    expect(read([red2], false)).toMatchObject({ valid: false, codes: expect.arrayContaining(['unreadable', 'too_many']) });
     expect(read([red2], true)).toEqual({ valid: true, codes: [], dice: truth([red2]) });
   });
 
@@ -192,8 +193,8 @@ describe('tray marks from the empty-tray shot', () => {
       expect(colourDistance(made.palette.red as Lab, red, DEFAULT_VISION_CONFIG.colourLightnessWeight)).toBeLessThan(15);
       expect(made.dieSize).toBeCloseTo(64, -1);
     }
-    // Measured without the marks, the dark ones count as dice and pull the colour far from red.
-    expect(colourDistance(measureDice(shot, { ...DEFAULT_VISION_CONFIG, trayMarks: [] }).lab, red, DEFAULT_VISION_CONFIG.colourLightnessWeight)).toBeGreaterThan(25);
+    // Measured without the marks (nor the die finder, which drops them too), the dark ones count as dice and pull the colour far from red.
+    expect(colourDistance(measureDice(shot, { ...DEFAULT_VISION_CONFIG, trayMarks: [], finderModel: null }).lab, red, DEFAULT_VISION_CONFIG.colourLightnessWeight)).toBeGreaterThan(25);
   });
 
   it('never misreads a throw on the marked tray: each roll is read exactly, or refused', () => {
