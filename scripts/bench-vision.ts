@@ -133,6 +133,7 @@ let falsePositives = 0;
 let phantoms = 0;
 // Photos whose labelled dice all lie apart (no two boxes touch), and how many of them are judged a valid roll.
 const apart = { photos: 0, valid: 0 };
+const apartRefusals = new Map<string, number>();
 let exactImages = 0;
 let images = 0;
 const emblems = { dice: 0, read: 0, unreadable: 0, missed: 0 };
@@ -172,6 +173,8 @@ for (const image of chosen.filter((i) => i.dice.length > 0).slice(0, limit)) {
   if (isApart(image.dice.map((d) => d.box))) {
     apart.photos++;
     if (reading.valid) apart.valid++;
+    // Each reason once a photo: what keeps good rolls from being judged valid.
+    for (const code of new Set(reading.issues?.map((issue) => issue.code) ?? [])) apartRefusals.set(code, (apartRefusals.get(code) ?? 0) + 1);
   }
   for (const die of image.dice) {
     const emblem = die.note === 'emblem face';
@@ -255,6 +258,7 @@ const figures = {
   phantomsPerPhoto: rounded(phantoms / Math.max(1, images), 2),
   apartPhotos: apart.photos,
   apartValid: pct(apart.valid, apart.photos),
+  apartRefusals: Object.fromEntries(apartRefusals),
   ...(changesAnything(changes) ? { changes } : {}),
   msMedian: Math.round(quantile(0.5) * 10) / 10,
   msP95: Math.round(quantile(0.95) * 10) / 10,
@@ -268,6 +272,7 @@ console.log(`${dir}${half === undefined ? '' : ` (half ${half})`}${describeChang
 console.log(`recall ${figures.recall}%   precision ${figures.precision}%   images exact ${figures.imagesExact}%   unreadable ${figures.unreadable}%`);
 console.log(`wrong values ${wrong}   false positives ${falsePositives}   missed ${figures.missed}   phantoms (valued or not) ${phantoms}, ${figures.phantomsPerPhoto} a photo`);
 console.log(`valid rolls: ${apart.valid} of ${apart.photos} photos whose labelled dice lie apart (${figures.apartValid}%)`);
+if (apartRefusals.size > 0) console.log(`  the others refused for (photos): ${[...apartRefusals].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ${n}`).join(', ')}`);
 if (emblems.dice > 0) console.log(`emblem faces (scored apart): ${emblems.dice}, read right ${emblems.read}, unreadable ${emblems.unreadable}, missed ${emblems.missed}`);
 console.log(`ms per image (one thread): median ${figures.msMedian}, p95 ${figures.msP95}   (CPU time: median ${figures.cpuMsMedian}, p95 ${figures.cpuMsP95}; the read alone, without decoding: median ${figures.readMsMedian})`);
 console.log('\nconfusion (rows: true value; columns: read as)');

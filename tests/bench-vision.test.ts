@@ -135,7 +135,10 @@ describe('npm run bench:vision', () => {
   it('counts the photos whose labelled dice lie apart, and how many of them are judged a valid roll', { timeout: 120_000 }, async () => {
     const apart = await bench([onePhotoSet()]);
     // The fixture's three dice lie flat and apart; whether the reader judges the roll valid is the reader's matter.
-    expect(apart.figures).toMatchObject({ apartPhotos: 1, apartValid: readFixture().valid ? 100 : 0 });
+    const read = readFixture();
+    // And what refused it: each reason once.
+    const reasons = Object.fromEntries([...new Set(read.issues?.map((issue) => issue.code) ?? [])].map((code) => [code, 1]));
+    expect(apart.figures).toMatchObject({ apartPhotos: 1, apartValid: read.valid ? 100 : 0, apartRefusals: reasons });
     const dir = onePhotoSet();
     const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as { images: { dice: LabelledDie[] }[] };
     const dice = (labels.images[0] as { dice: LabelledDie[] }).dice;
