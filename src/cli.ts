@@ -5,14 +5,16 @@
 import { parseArgs } from 'node:util';
 import { PACKAGE_VERSION, parseColours, serve } from './server.js';
 import { calibrateCommand, READ_USAGE, readCommand } from './vision-commands.js';
+import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-commands.js';
+import { VERIFY_USAGE, verifyCommand } from './verify-command.js';
 import { errorText } from './error-text.js';
-import { cameraSettings, integer } from './cli-options.js';
+import { cameraSettings, integer, trustProxy } from './cli-options.js';
 
 const USAGE = `Usage: dice-tower <command> [options]
 
 Commands:
   serve        Run the server and the live scoreboard (simulated tower)
-${READ_USAGE}  help         Show this help
+${READ_USAGE}${BACKUP_USAGE}${VERIFY_USAGE}  help         Show this help
 
 Options of serve (environment variables in brackets):
   --port N           Port to listen on [PORT] (default 8080)
@@ -47,6 +49,10 @@ Options of serve (environment variables in brackets):
   --data DIR         Data directory: the game log and camera frames
                      [DICE_TOWER_DATA] (default ./data)
   --log-level LEVEL  fatal, error, warn, info, debug (default warn)
+  --trust-proxy LIST The proxies in front of the server: addresses, subnets
+                     (10.0.0.0/8) or loopback, comma-separated
+                     [DICE_TOWER_TRUST_PROXY]; their X-Forwarded-For then names
+                     the client the rate limits count (default: none trusted)
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -76,6 +82,7 @@ export async function main(argv: readonly string[]): Promise<number> {
             exposure: { type: 'string' },
             'white-balance': { type: 'string' },
             data: { type: 'string' },
+            'trust-proxy': { type: 'string' },
           },
           strict: true,
         });
@@ -99,6 +106,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           settleTimeoutMs: integer('settle-timeout-ms', values['settle-timeout-ms'] ?? '8000', 500, 120_000),
           agreeFrames: integer('agree-frames', values['agree-frames'] ?? '3', 1, 10),
           ...cameraSettings(values),
+          trustProxy: trustProxy(values['trust-proxy'] ?? env.DICE_TOWER_TRUST_PROXY),
         });
         return 0;
       }
@@ -106,6 +114,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await readCommand(rest);
       case 'calibrate':
         return await calibrateCommand(rest);
+      case 'backup':
+        return await backupCommand(rest);
+      case 'restore':
+        return await restoreCommand(rest);
+      case 'verify':
+        return verifyCommand(rest);
       case undefined:
       case 'help':
       case '--help':

@@ -1,9 +1,7 @@
 /**
  * Composition root: wires hardware → vision → games → api and listens.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import { createHandTower, createSimulator, DIE_COLOURS, isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings, type Camera, type DieColour, type Tower } from './hardware/index.js';
 import { checkedCamera, checkSettleConfig, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
 import { calibratedConfig, readCalibrationFile } from './vision/calibrate.js';
@@ -11,7 +9,11 @@ import { DEFAULT_TRAY } from './hardware/simulator/index.js';
 import { calibrationFile } from './vision-commands.js';
 import { Table, TableError } from './table.js';
 import { openStore, type GameStore } from './storage/index.js';
+import { describeRecord, recordHealth, type RecordReport } from './storage/record-check.js';
+import { loadExportSigner, type ExportSigner } from './audit/export-signing.js';
 import { buildApp } from './api/app.js';
+import { createOperatorToken, readOperatorToken, writeOperatorToken } from './api/operator-token.js';
+import { errorText } from './error-text.js';
 
 export interface ServeConfig {
   readonly port: number;
@@ -49,6 +51,13 @@ export interface ServeConfig {
   /** A camera device's fixed exposure (V4L2: 100 µs steps) and white balance (kelvin); null or absent leaves the driver's automatic one. */
   readonly exposure?: number | null;
   readonly whiteBalance?: number | null;
+  /**
+   * The proxies in front of the server (Fastify's `trustProxy`): addresses,
+   * subnets or loopback/linklocal/uniquelocal, comma-separated. Their
+   * X-Forwarded-For then names the client, so the rate limits count per real
+   * client. Absent: the connection's address counts.
+   */
+  readonly trustProxy?: string | undefined;
 }
 
 /**
@@ -97,20 +106,6 @@ async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Ca
   };
 }
 
-/**
- * The operator's token: DICE_TOWER_TOKEN when set, else the one stored in the
- * data directory, else a new one (stored there, readable by its owner only).
- */
-function operatorToken(dataDir: string): { value: string; created: boolean; file: string } {
-  const file = join(dataDir, 'operator-token');
-  const fromEnv = process.env.DICE_TOWER_TOKEN?.trim();
-  if (fromEnv) return { value: fromEnv, created: false, file: 'DICE_TOWER_TOKEN' };
-  if (existsSync(file)) return { value: readFileSync(file, 'utf8').trim(), created: false, file };
-  const value = randomBytes(24).toString('base64url');
-  writeFileSync(file, `${value}\n`, { mode: 0o600 });
-  return { value, created: true, file };
-}
-
 export const PACKAGE_VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
@@ -133,6 +128,8 @@ export async function serve(config: ServeConfig) {
     agreeFrames: config.agreeFrames ?? DEFAULT_SETTLE_CONFIG.agreeFrames,
   };
   checkSettleConfig(settle);
+  // An unusable token (empty, short, unreadable) stops the start here, before any hardware is opened.
+  const knownToken = readOperatorToken(config.dataDir);
   const { tower, camera: rawCamera, description, close, live } = await hardware(config);
   // Calibration (dice-tower calibrate) when there is one; the simulator's own die size otherwise.
   let baseReader, calibration;
@@ -146,25 +143,53 @@ export async function serve(config: ServeConfig) {
   }
   const { camera, reader } = live ? settlingPipeline(rawCamera, baseReader, settle) : { camera: rawCamera, reader: baseReader };
   let store: GameStore;
+  let exportSigner: ExportSigner;
   try {
     store = openStore(config.dataDir);
   } catch (err) {
     await close();
     throw err;
   }
-  // Tampering with the log shows: say so loudly, and still serve what can be replayed.
-  const chain = store.verifyChain();
-  if (!chain.ok) process.stderr.write(`dice-tower: warning: the game log in ${config.dataDir} was changed outside dice-tower at event ${chain.badSeq} (${chain.reason})\n`);
+  try {
+    // The key exports are signed with: made at the first start, kept 0600 beside the log.
+    exportSigner = loadExportSigner(config.dataDir);
+  } catch (err) {
+    store.close();
+    await close();
+    throw err;
+  }
+  // The record check (chain, frames, head file, and the findings kept in record-problem.json) before anything is
+  // replayed or added. A problem is not hidden: stderr, /api/health and every page's banner say it, the games it
+  // touches are marked and never exported, and it is kept (record-problem.json) so that no later write washes it
+  // out: every start reports it until the operator removes that file. A finding that cannot be kept stops the start.
+  let record: RecordReport;
+  try {
+    record = store.checkRecord();
+  } catch (err) {
+    store.close();
+    await close();
+    throw err;
+  }
+  if (!record.ok) process.stderr.write(`dice-tower: warning: the record in ${config.dataDir} was changed outside dice-tower: ${describeRecord(record)}\n`);
   const table = new Table({ tower, camera, reader, botSeed: config.seed, store });
+  table.markUnverified(record.unverifiedGames);
   // One session per server run: the history groups games by it.
   store.startSession(Date.now(), PACKAGE_VERSION);
   for (const problem of table.restoreProblems) process.stderr.write(`dice-tower: warning: ${problem}\n`);
-  const token = operatorToken(config.dataDir);
+  // None yet: a new one, kept (readable by its owner only) in the data directory the store has made.
+  const token = knownToken ?? createOperatorToken(config.dataDir);
   const saveOperatorToken = (next: string) => {
-    if (token.file === 'DICE_TOWER_TOKEN') throw new TableError('auth/token_from_env', 'The operator token comes from DICE_TOWER_TOKEN; change it there and restart.', 409);
-    writeFileSync(token.file, `${next}\n`, { mode: 0o600 });
+    if (token.source === 'environment') throw new TableError('auth/token_from_env', 'The operator token comes from DICE_TOWER_TOKEN; change it there and restart.', 409);
+    try {
+      writeOperatorToken(token.file, next);
+    } catch (err) {
+      throw new TableError('auth/token_not_saved', `The new token could not be kept (${errorText(err)}); the old one still works.`, 503);
+    }
   };
-  const app = buildApp({ table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, saveOperatorToken }, { logger: { level: config.logLevel } });
+  const app = buildApp(
+    { table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, authFailures: {}, saveOperatorToken, record: recordHealth(record), exportSigner },
+    { logger: { level: config.logLevel }, ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }) },
+  );
   // Hooks must be added before listening (Fastify refuses them after).
   app.addHook('onClose', async () => {
     await close();

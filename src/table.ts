@@ -153,10 +153,15 @@ export class Table {
    * Rebuilds every recorded game by replaying its log: setup, then each action
    * and roll in order. A roll that was under way when the process stopped was
    * never recorded, so the game simply waits for it again. Seat tokens are new.
+   * Games whose turn is a bot's go on as a live game would (after the bot
+   * delay, never synchronously); one whose replay stopped at a refused step
+   * stays still: its log holds more than its state shows, and a bot's move
+   * would be recorded after a step it cannot account for.
    */
   private restore(store: GameStore): void {
+    const resumable: string[] = [];
     for (const stored of store.loadGames()) {
-      const { game: gameId, players, bots, options } = stored.created.payload;
+      const { game: gameId, players, bots, options, imported } = stored.created.payload;
       const def = this.findGame(gameId);
       if (!def) {
         this.restoreProblems.push(`game ${stored.id}: there is no game called '${gameId}' any more`);
@@ -170,6 +175,9 @@ export class Table {
           continue;
         }
         this.restoreProblems.push(`game ${stored.id}: event ${step?.seq ?? '?'} is refused by the rules (${replayed.problem.message}); replay stopped there`);
+      } else if (!imported || stored.steps.some((step) => step.at >= imported.at)) {
+        // An imported game's bots sleep until it is played on here (importGame does not wake them), after a restart too.
+        resumable.push(stored.id);
       }
       const { state, actions, rolls, corrections, updatedAt } = replayed;
       const game: TableGame = {
@@ -179,6 +187,7 @@ export class Table {
       this.games.set(game.id, game);
       this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
     }
+    for (const id of resumable) this.wakeBot(id);
   }
 
   /** Records an event before memory changes; a failed write leaves the game as it was and says so. */
@@ -640,12 +649,33 @@ export class Table {
     return updated;
   }
 
-  /** The game's events as recorded, chained for export. Needs the store (the record is what is exported). */
+  /** Games whose record the check at start could not vouch for (changed outside dice-tower); see `markUnverified`. */
+  private readonly unverified = new Set<string>();
+
+  /**
+   * Marks games whose record was changed outside dice-tower (the record check
+   * at start, run by the server): the API shows them as unverified and they
+   * are never exported, since an export would chain the changed events afresh
+   * and make them look sound.
+   */
+  markUnverified(ids: Iterable<string>): void {
+    for (const id of ids) this.unverified.add(id);
+  }
+
+  isUnverified(id: string): boolean {
+    return this.unverified.has(id);
+  }
+
+  /** The game's events as recorded, chained for export, with where the whole log ends. Needs the store (the record is what is exported). */
   exportGame(id: string): GameExport {
     const game = this.get(id);
-    const stored = this.deps.store?.loadGame(game.id);
-    if (!stored) throw new TableError('table/no_record', 'This server keeps no record of its games (no data directory), so there is nothing to export.', 409);
-    return buildExport(game.id, [stored.created, ...stored.steps], this.now());
+    if (this.unverified.has(game.id)) {
+      throw new TableError('record/unverified', `Game '${game.id}' is not exported: its record was changed outside dice-tower (see /api/health), and an export would chain the changed events afresh.`, 409);
+    }
+    const store = this.deps.store;
+    const stored = store?.loadGame(game.id);
+    if (!store || !stored) throw new TableError('table/no_record', 'This server keeps no record of its games (no data directory), so there is nothing to export.', 409);
+    return buildExport(game.id, [stored.created, ...stored.steps], this.now(), store.head());
   }
 
   /**

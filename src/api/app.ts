@@ -3,7 +3,7 @@
  * scoreboard page. Built here, listened to in `server.ts`, so tests can
  * `inject` without a socket.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -14,8 +14,15 @@ import { fileURLToPath } from 'node:url';
 import { TableError, type Table } from '../table.js';
 import type { ColouredDie } from '../dice-match.js';
 import { OperatorAuth } from './operator-auth.js';
-import { registerFeed } from './feed.js';
+import { withRedactedRequests } from './log-redaction.js';
+import { registerFeed, type FeedOptions } from './feed.js';
+import { AuthFailures, tooManyFailures, type AuthFailureLimits } from './auth-failures.js';
 import { registerAuditRoutes } from './audit-routes.js';
+import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
+import { IdempotencyKeys, keyProblem } from './idempotency.js';
+import { canonicalJson } from '../storage/index.js';
+import type { RecordHealth } from '../storage/record-check.js';
+import type { ExportSigner } from '../audit/export-signing.js';
 import QRCode from 'qrcode';
 import { catalog, gameView, seatLinks } from './views.js';
 import { ActionBody, CatalogReply, CreateGameBody, DiceBody, ErrorReply, GameIdParams, GameViewSchema, HealthReply, RollBody, ScoreBody, SeatLinksReply, SeatParams, SeatQuery } from './schemas.js';
@@ -33,6 +40,18 @@ export interface AppDeps {
   readonly rateLimitPerMinute?: number;
   /** Keeps a changed operator token (POST /api/operator/token); throws a TableError when it cannot be changed. Absent: in memory only. */
   readonly saveOperatorToken?: (token: string) => void;
+  /** The record check run at start (server.ts), shown by /api/health and the pages' banner. Absent: no record kept. */
+  readonly record?: RecordHealth;
+  /** Signs exports and checks imports' signatures (export-signing.ts). Absent: exports unsigned, imports checked by their hashes only. */
+  readonly exportSigner?: ExportSigner;
+  /**
+   * Wrong operator tokens per client address (REST and feed): a growing delay,
+   * then 429 (auth-failures.ts; `{}`: its defaults). Absent: not limited, for
+   * tests that try many wrong tokens on purpose.
+   */
+  readonly authFailures?: Partial<AuthFailureLimits>;
+  /** The feed's heartbeat and send cap (feed.ts; absent: its defaults). */
+  readonly feed?: FeedOptions;
 }
 
 /** Who may use a route: anyone, the operator (Bearer token), a seat (its token), or anyone except for secret rolls (their seat). */
@@ -50,6 +69,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may use the route (see RouteAccess); none: public. */
     access?: RouteAccess;
+    /** Keys a JSON body may hold in all (body-limits.ts); none: MAX_BODY_KEYS. */
+    maxBodyKeys?: number;
   }
 }
 
@@ -67,6 +88,11 @@ const gameReply = (status: 200 | 201) => ({ [status]: { $ref: 'GameView#' }, ...
 
 type IdParams = { id: string };
 
+/** A refusal's body, as the error handler sends it (and an Idempotency-Key retry gets it again). */
+function errorReply(err: TableError): { statusCode: number; code: string; error: string; message: string } {
+  return { statusCode: err.statusCode, code: err.code, error: STATUS_CODES[err.statusCode] ?? 'Error', message: err.message };
+}
+
 const validators = AjvCompiler();
 type AjvCompilerOptions = { customOptions?: Record<string, unknown> } & Record<string, unknown>;
 
@@ -74,6 +100,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const { table } = deps;
   const app = Fastify({
     ...options,
+    // The request log hides the tokens that ride in query strings (?operator=, ?token=).
+    logger: withRedactedRequests(options.logger),
     // Refuse unknown fields instead of dropping them, and never turn a scalar into an array.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     // Path and query parameters arrive as text and are coerced to their types; a JSON body already has types, and
@@ -95,6 +123,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     },
   });
   const auth = new OperatorAuth(deps.operatorToken, deps.saveOperatorToken);
+  const failures = deps.authFailures ? new AuthFailures(deps.authFailures) : undefined;
   // Every route says who may use it (config.access; none: public); the list is kept for the README and the tests.
   const routes: RouteInfo[] = [];
   routeTables.set(app, routes);
@@ -110,9 +139,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   app.addSchema(GameViewSchema);
 
   app.setErrorHandler((err: FastifyError | TableError, request, reply) => {
-    if (err instanceof TableError) {
-      return reply.status(err.statusCode).send({ statusCode: err.statusCode, code: err.code, error: STATUS_CODES[err.statusCode] ?? 'Error', message: err.message });
-    }
+    if (err instanceof TableError) return reply.status(err.statusCode).send(errorReply(err));
     const status = err.statusCode ?? 500;
     if (status < 500) {
       const code = err.validation ? 'api/bad_request' : (err.code ?? 'api/bad_request');
@@ -132,19 +159,55 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     }
   });
 
+  // JSON bodies are parsed as Fastify does, then held to body-limits.ts (depth, keys in all, no __proto__/constructor/prototype
+  // keys): a refusal names the limit, and nothing deeper reaches the game log. A route may allow more keys (config.maxBodyKeys).
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = (body as string).charCodeAt(0) === 0xfeff ? (body as string).slice(1) : (body as string);
+    if (text.length === 0) return done(new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY(), undefined);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+    }
+    const problem = bodyProblem(value, request.routeOptions.config.maxBodyKeys ?? MAX_BODY_KEYS);
+    if (problem) return done(new TableError(problem.code, problem.message, 400), undefined);
+    done(null, value);
+  });
+
   // The feed takes no messages worth more than a few bytes: cap what a client may send.
   app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   // The usual security headers; the page loads only its own scripts, and talks to its own server (fetch and WebSocket).
   app.register(fastifyHelmet, {
     contentSecurityPolicy: { directives: { 'connect-src': ["'self'", 'ws:', 'wss:'], 'img-src': ["'self'", 'data:'] } },
   });
-  if (deps.rateLimitPerMinute) app.register(fastifyRateLimit, { max: deps.rateLimitPerMinute, timeWindow: 60_000 });
+  // The limit is for the API. The pages and their files (the static route) and the two cheap reads every page makes on
+  // loading are not counted, so an audience behind one address (a venue's network) keeps loading them; /ws has its own
+  // budget (feed.ts), wrong operator tokens their own counter (auth-failures.ts). Writes and the other reads count.
+  if (deps.rateLimitPerMinute) {
+    // GET and HEAD of these are not counted: @fastify/static's route (`/` and every file) and the reads of every page load.
+    const uncounted = new Set(['/*', '/api/health', '/api/games/catalog']);
+    app.register(fastifyRateLimit, {
+      max: deps.rateLimitPerMinute,
+      timeWindow: 60_000,
+      allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && uncounted.has(request.routeOptions.url ?? ''),
+    });
+  }
 
   /** Refuses a request without the operator's token (when one is set). The QR image may carry it as `?operator=`, an <img> cannot send headers. */
-  const operatorOnly = async (request: FastifyRequest) => {
+  const operatorOnly = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization ?? '';
     const query = (request.query as { operator?: unknown } | undefined)?.operator;
-    auth.require(header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '');
+    const given = header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '';
+    // A token sent is a guess to count (a missing one guesses nothing: it stays a plain 401).
+    if (failures && given !== '' && auth.enabled) {
+      const retryAfter = await failures.attempt(request.ip, () => auth.check(given) === 'ok');
+      if (retryAfter > 0) {
+        reply.header('retry-after', String(retryAfter));
+        throw tooManyFailures(failures.limits, retryAfter);
+      }
+    }
+    auth.require(given);
   };
   // Checked before the body is even validated: a viewer learns nothing from an operator route.
   const operator = { onRequest: operatorOnly, config: { access: 'operator' as RouteAccess } };
@@ -154,15 +217,42 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     table.close();
   });
 
+  const idempotency = new IdempotencyKeys();
+  /**
+   * Makes an operator's change of a game once per Idempotency-Key header (idempotency.ts), so a retried request is not
+   * applied twice; without the header it is simply made. A refusal (4xx) is remembered like a success; a fault (5xx)
+   * applied nothing and is not, so a retry tries again.
+   */
+  const once = async (request: FastifyRequest<{ Params: IdParams }>, reply: FastifyReply, change: () => Promise<unknown>): Promise<unknown> => {
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return change();
+    if (typeof key !== 'string') throw new TableError('api/bad_idempotency_key', 'Send one Idempotency-Key header, not several.', 400);
+    const problem = keyProblem(key);
+    if (problem) throw new TableError('api/bad_idempotency_key', problem, 400);
+    const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+    const answer = await idempotency.run(request.params.id, key, canonicalJson([route, request.body ?? null]), route, async () => {
+      try {
+        return { status: 200, body: await change() };
+      } catch (err) {
+        if (err instanceof TableError && err.statusCode < 500) return { status: err.statusCode, body: errorReply(err) };
+        throw err;
+      }
+    });
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(answer.status).send(answer.body);
+  };
+
   app.register(async (api) => {
-    registerFeed(api, table, auth);
-    registerAuditRoutes(api, table, auth, operator);
+    registerFeed(api, table, auth, { ...deps.feed, failures });
+    registerAuditRoutes(api, table, auth, operator, deps.exportSigner);
 
     api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
       status: 'ok',
       version: deps.version,
       tower: table.tower(),
       games: table.list().length,
+      ...(deps.record ? { record: deps.record } : {}),
+      ...(deps.exportSigner ? { exportKey: deps.exportSigner.publicKey } : {}),
     }));
 
     api.get('/api/games/catalog', { schema: { response: { 200: CatalogReply } } }, async () => catalog(table));
@@ -188,7 +278,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     api.post<{ Params: IdParams; Body: { values?: number[]; dice?: ColouredDie[] } | null }>(
       '/api/games/:id/roll',
       { ...operator, schema: { params: GameIdParams, body: RollBody, response: gameReply(200) } },
-      async (request) => gameView(table, await table.roll(request.params.id, request.body?.values, request.body?.dice)),
+      async (request, reply) => once(request, reply, async () => gameView(table, await table.roll(request.params.id, request.body?.values, request.body?.dice))),
     );
 
     for (const type of ['hold', 'release'] as const) {
@@ -208,7 +298,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     api.post<{ Params: IdParams; Body: { type: string } }>(
       '/api/games/:id/actions',
       { ...operator, schema: { params: GameIdParams, body: ActionBody, response: gameReply(200) } },
-      async (request) => gameView(table, table.act(request.params.id, request.body)),
+      async (request, reply) => once(request, reply, async () => gameView(table, table.act(request.params.id, request.body))),
     );
 
     // Private pages: each seat sees its own secret dice with its token (links and QR codes from /seats).

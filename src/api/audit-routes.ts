@@ -3,12 +3,14 @@
  * fairness, export and import of a game, and the operator's token.
  */
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
-import { gameResult, type Table, type TableGame } from '../table.js';
+import { gameResult, TableError, type Table, type TableGame } from '../table.js';
 import { fairness, type DieOutcome } from '../audit/fairness.js';
 import { effectiveValues } from '../table-replay.js';
 import type { GameExport } from '../audit/game-export.js';
+import type { ExportSigner } from '../audit/export-signing.js';
 import { gameView, rollView } from './views.js';
 import type { OperatorAuth } from './operator-auth.js';
+import { MAX_EXPORT_KEYS } from './body-limits.js';
 import {
   CorrectionBody, FairnessQuery, FairnessReply, GameExportReply, GameExportSchema, GameIdParams, HistoryReply, RollListReply, RollParams, TokenBody, TokenReply,
 } from './schemas.js';
@@ -35,6 +37,7 @@ function summary(table: Table, game: TableGame, sessions: ReadonlyArray<{ id: nu
     over: result !== null,
     winners: result?.winners ?? [],
     session,
+    ...(table.isUnverified(game.id) ? { unverified: true } : {}),
   };
 }
 
@@ -73,7 +76,7 @@ export function fairnessOutcomes(table: Table, games: readonly TableGame[]): { o
   return { outcomes, excludedSecret };
 }
 
-export function registerAuditRoutes(api: FastifyInstance, table: Table, auth: OperatorAuth, operator: RouteShorthandOptions): void {
+export function registerAuditRoutes(api: FastifyInstance, table: Table, auth: OperatorAuth, operator: RouteShorthandOptions, signer?: ExportSigner): void {
   api.get('/api/history', { schema: { response: { 200: HistoryReply } } }, async () => {
     const sessions = table.sessions();
     const games = table.list().sort((a, b) => b.createdAt - a.createdAt).map((g) => summary(table, g, sessions));
@@ -111,12 +114,17 @@ export function registerAuditRoutes(api: FastifyInstance, table: Table, auth: Op
 
   // The export holds every secret throw: operator only.
   api.get<{ Params: { id: string } }>('/api/games/:id/export', { ...operator, schema: { params: GameIdParams, response: { 200: GameExportReply, ...errors } } }, async (request, reply) => {
-    const exp = table.exportGame(request.params.id);
+    const exp = signer ? signer.sign(table.exportGame(request.params.id)) : table.exportGame(request.params.id);
     return reply.header('content-disposition', `attachment; filename="dice-tower-${exp.gameId}.json"`).send(exp);
   });
 
-  api.post<{ Body: GameExport }>('/api/games/import', { ...operator, bodyLimit: 16 * 1024 * 1024, schema: { body: GameExportSchema, response: { 201: { $ref: 'GameView#' }, ...errors } } }, async (request, reply) =>
-    reply.status(201).send(gameView(table, table.importGame(request.body))),
+  api.post<{ Body: GameExport }>('/api/games/import', { ...operator, config: { ...operator.config, maxBodyKeys: MAX_EXPORT_KEYS }, bodyLimit: 16 * 1024 * 1024, schema: { body: GameExportSchema, response: { 201: { $ref: 'GameView#' }, ...errors } } }, async (request, reply) =>
+    {
+      // Signed exports: one whose signature fails (changed, cut short, rehashed) or whose key is not trusted is refused, saying which.
+      const untrusted = signer?.problem(request.body);
+      if (untrusted) throw new TableError('import/untrusted', `The export is refused: ${untrusted}; nothing was imported.`, 422);
+      return reply.status(201).send(gameView(table, table.importGame(request.body)));
+    },
   );
 
   api.post<{ Body: { token?: string } | null }>('/api/operator/token', { ...operator, schema: { body: TokenBody, response: { 200: TokenReply, ...errors } } }, async (request) => ({

@@ -3,19 +3,40 @@
  * `game`, `tower` and `notice` on every change. Clients may send the messages
  * of CLIENT_MESSAGES: each is checked against its schema like a REST body,
  * answered, or refused with an `error` naming the problem. A client that keeps
- * sending junk (or too much) is disconnected (close code 1008).
+ * sending junk (or too much) is disconnected (close code 1008); one that stops
+ * answering pings is dropped, one that stops reading is closed (1013).
  */
 import type { FastifyInstance } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { TableError, type Table, type TableEvent } from '../table.js';
 import { gameView } from './views.js';
 import type { OperatorAuth } from './operator-auth.js';
+import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
+import { tooManyFailures, type AuthFailures } from './auth-failures.js';
 
 /** Malformed messages (bad JSON, schema, wrong token) a client may send before it is disconnected. */
 export const MAX_STRIKES = 5;
 /** Messages a client may send per RATE_WINDOW_MS before it is disconnected. */
 export const MAX_MESSAGES = 30;
 export const RATE_WINDOW_MS = 10_000;
+/** Every this often each socket is pinged; one that has not answered the previous ping by then is dropped (a dead phone, a cut network). */
+export const HEARTBEAT_MS = 30_000;
+/** Unsent bytes a client may have queued before it is closed (1013): a client that does not read must not grow the server's memory. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/**
+ * WebSocket upgrades per client address per minute, counted apart from the
+ * other requests (app.ts's limit, which does not count the pages, their files
+ * and the reads every page load makes either): an audience of 1 000 behind one
+ * address (a venue's NAT, a proxy) connects, and each viewer may reconnect once.
+ */
+export const UPGRADES_PER_MINUTE = 2_000;
+
+export interface FeedOptions {
+  /** Counts wrong operator tokens per address (as the REST routes do); absent: not limited. */
+  readonly failures?: AuthFailures | undefined;
+  readonly heartbeatMs?: number;
+  readonly maxBufferedBytes?: number;
+}
 
 type Field = { readonly required: boolean; readonly check: (v: unknown) => string | null; readonly doc: string };
 
@@ -78,6 +99,9 @@ export function parseClientMessage(text: string): Parsed {
     return { ok: false, code: 'ws/bad_json', message: 'The message is not JSON; send an object like {"type":"ping"}.' };
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false, code: 'ws/bad_message', message: 'The message must be a JSON object with a "type".' };
+  // The limits of a REST body (depth, keys, no __proto__/constructor/prototype), named as they are there.
+  const limit = bodyProblem(data, MAX_BODY_KEYS, 'The message');
+  if (limit) return { ok: false, ...limit };
   const body = data as Record<string, unknown>;
   const type = body.type;
   if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(CLIENT_MESSAGES, type)) {
@@ -88,7 +112,8 @@ export function parseClientMessage(text: string): Parsed {
   for (const key of Object.keys(body)) {
     // `v` (the protocol version the server sends) may be echoed back; it must be 1.
     if (key === 'v' && body.v === 1) continue;
-    if (key !== 'type' && !(key in fields)) return { ok: false, code: 'ws/bad_message', message: `A ${type} message has no field '${key}'${key === 'v' ? ' other than 1' : ''}.` };
+    // Own fields only: `constructor` or `toString` are no fields of a message, whatever Object.prototype holds.
+    if (key !== 'type' && !Object.hasOwn(fields, key)) return { ok: false, code: 'ws/bad_message', message: `A ${type} message has no field '${key}'${key === 'v' ? ' other than 1' : ''}.` };
   }
   for (const [key, field] of Object.entries(fields)) {
     if (body[key] === undefined) {
@@ -109,21 +134,37 @@ interface Client {
   games: Set<string> | null;
   strikes: number;
   sent: number[];
+  /** Whether the socket answered the last heartbeat ping. */
+  alive: boolean;
 }
 
-export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorAuth): void {
+export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorAuth, options: FeedOptions = {}): void {
+  const { failures, heartbeatMs = HEARTBEAT_MS, maxBufferedBytes = MAX_BUFFERED_BYTES } = options;
   const clients = new Map<WebSocket, Client>();
+  /**
+   * Sends to one socket; one still holding more than the cap unsent from
+   * earlier messages is closed instead and gets nothing more, while the others
+   * go on (one large message, a snapshot of many games, never trips it alone).
+   */
+  const deliver = (socket: WebSocket, text: string) => {
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > maxBufferedBytes) {
+      socket.close(1013, 'too far behind: the client does not read what it is sent');
+      return;
+    }
+    socket.send(text);
+  };
   // Every message reads {"type":…,"v":1,…}, the broadcasts below included: type first, so a client can dispatch on a prefix.
   const send = (socket: WebSocket, message: { readonly type: string; readonly [field: string]: unknown }) => {
     const { type, ...rest } = message;
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, v: 1, ...rest }));
+    deliver(socket, JSON.stringify({ type, v: 1, ...rest }));
   };
 
   const unsubscribe = table.subscribe((event: TableEvent) => {
     if (clients.size === 0) return;
     if (event.type !== 'game') {
       const text = JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message });
-      for (const socket of clients.keys()) if (socket.readyState === socket.OPEN) socket.send(text);
+      for (const socket of clients.keys()) deliver(socket, text);
       return;
     }
     // One serialisation for the public; a seat's own view for a socket authenticated as a seat of this game.
@@ -136,7 +177,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
         continue;
       }
       publicText ??= JSON.stringify({ type: 'game', v: 1, game: gameView(table, event.game) });
-      if (socket.readyState === socket.OPEN) socket.send(publicText);
+      deliver(socket, publicText);
     }
   });
   // A changed operator token ends the operator rights of every socket that used the old one.
@@ -147,27 +188,38 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
       send(socket, { type: 'auth', role: 'viewer', reason: 'The operator token was changed; authenticate again with the new one.' });
     }
   });
+  // A socket that has not answered the previous ping is gone (TCP alone may take many minutes to notice); the others are pinged again.
+  const heartbeat = setInterval(() => {
+    for (const [socket, client] of clients) {
+      if (!client.alive) {
+        socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      socket.ping();
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
   api.addHook('onClose', async () => {
+    clearInterval(heartbeat);
     unsubscribe();
     offToken();
   });
 
-  api.get('/ws', { websocket: true, config: { access: 'public' } }, (socket) => {
-    const client: Client = { role: 'viewer', games: null, strikes: 0, sent: [] };
+  // Upgrades have their own budget (UPGRADES_PER_MINUTE), apart from app.ts's limit on the other requests, when that limit is on.
+  api.get('/ws', { websocket: true, config: { access: 'public', rateLimit: { max: UPGRADES_PER_MINUTE, timeWindow: 60_000 } } }, (socket, request) => {
+    const client: Client = { role: 'viewer', games: null, strikes: 0, sent: [], alive: true };
     clients.set(socket, client);
     socket.on('close', () => clients.delete(socket));
-    const refuse = (code: string, message: string, ref: unknown, strike: boolean) => {
-      send(socket, { type: 'error', code, message, ...(ref === undefined ? {} : { ref }) });
+    socket.on('pong', () => {
+      client.alive = true;
+    });
+    const refuse = (code: string, message: string, ref: unknown, strike: boolean, extra: Record<string, unknown> = {}) => {
+      send(socket, { type: 'error', code, message, ...extra, ...(ref === undefined ? {} : { ref }) });
       if (strike && ++client.strikes >= MAX_STRIKES) socket.close(1008, 'too many bad messages');
     };
-    socket.on('message', (data, isBinary) => {
-      const at = Date.now();
-      client.sent = client.sent.filter((t) => t > at - RATE_WINDOW_MS);
-      client.sent.push(at);
-      if (client.sent.length > MAX_MESSAGES) {
-        socket.close(1008, 'too many messages');
-        return;
-      }
+    /** Answers one message; returns a promise when the answer comes later and the socket's next messages must wait for it. */
+    const answer = (data: RawData, isBinary: boolean): Promise<void> | void => {
       if (isBinary) return refuse('ws/bad_message', 'The feed takes text messages (JSON), not binary ones.', undefined, true);
       const parsed = parseClientMessage(String(data));
       if (!parsed.ok) return refuse(parsed.code, parsed.message, undefined, true);
@@ -180,7 +232,18 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           const token = body.token as string;
           if (body.game === undefined) {
             if (!auth.enabled) return send(socket, { type: 'auth', role: 'operator', ...replyRef });
-            if (auth.check(token) !== 'ok') return refuse('auth/bad_token', 'That is not the operator token.', body.ref, true);
+            // Wrong tokens count per address across sockets (reconnecting gives no fresh tries); over the limit, no token is checked.
+            const retryAfter = failures ? failures.retryAfter(request.ip) : 0;
+            if (failures && retryAfter > 0) {
+              const error = tooManyFailures(failures.limits, retryAfter);
+              return refuse(error.code, error.message, body.ref, true, { retryAfter });
+            }
+            if (auth.check(token) !== 'ok') {
+              const wrong = () => refuse('auth/bad_token', 'That is not the operator token.', body.ref, true);
+              if (!failures) return wrong();
+              // Counted now, answered after the growing delay; the socket's later messages wait for this answer.
+              return failures.limits.wait(failures.fail(request.ip)).then(wrong);
+            }
             client.role = 'operator';
             return send(socket, { type: 'auth', role: 'operator', ...replyRef });
           }
@@ -216,6 +279,34 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           return;
         }
       }
+    };
+    /**
+     * Set while a message's answer is still to come (a wrong token's, after its delay): later messages wait for it, so a
+     * socket's messages are handled in the order they came (a wrong token's error comes before the answers to the
+     * messages after it, and an `auth` then a `roll` never swap).
+     */
+    let held: Promise<unknown> | undefined;
+    const hold = (pending: Promise<unknown>) => {
+      const chained = pending.catch((err: unknown) => {
+        request.log.error({ err }, 'feed message failed');
+        socket.close(1011, 'internal error');
+      });
+      held = chained;
+      void chained.then(() => {
+        if (held === chained) held = undefined;
+      });
+    };
+    socket.on('message', (data, isBinary) => {
+      const at = Date.now();
+      client.sent = client.sent.filter((t) => t > at - RATE_WINDOW_MS);
+      client.sent.push(at);
+      if (client.sent.length > MAX_MESSAGES) {
+        socket.close(1008, 'too many messages');
+        return;
+      }
+      if (held) return hold(held.then(() => answer(data, isBinary)));
+      const later = answer(data, isBinary);
+      if (later) hold(later);
     });
     send(socket, { type: 'snapshot', games: table.list().map((g) => gameView(table, g)), tower: table.tower() });
   });

@@ -39,6 +39,8 @@ export const GameViewSchema = {
     players: { type: 'array', items: { type: 'string' } },
     bots: { type: 'array', items: { type: 'integer' } },
     secretThrows: { type: 'boolean' },
+    /** Present (true) when the record check at start found this game's record changed outside dice-tower. */
+    unverified: { type: 'boolean' },
     seatsClaimed: { type: 'array', items: { type: 'boolean' } },
     viewer: { type: ['integer', 'null'] },
     version: { type: 'integer' },
@@ -196,6 +198,20 @@ export const HealthReply = {
     version: { type: 'string' },
     tower: TowerStatusSchema,
     games: { type: 'integer' },
+    /** The record check at start: ok, or the first event (and file) found changed outside dice-tower, and what is wrong. */
+    record: {
+      type: 'object',
+      required: ['ok', 'firstBad', 'kind', 'file', 'message'],
+      properties: {
+        ok: { type: 'boolean' },
+        firstBad: { type: ['integer', 'null'] },
+        kind: { type: ['string', 'null'] },
+        file: { type: ['string', 'null'] },
+        message: { type: 'string' },
+      },
+    },
+    /** This server's public key for signed exports (base64url); trusted elsewhere through their trusted-export-keys. */
+    exportKey: { type: 'string' },
   },
 } as const;
 
@@ -304,6 +320,8 @@ const gameSummary = {
     game: { type: 'string' },
     name: { type: 'string' },
     players: { type: 'array', items: { type: 'string' } },
+    /** Present (true) when the record check at start found this game's record changed outside dice-tower. */
+    unverified: { type: 'boolean' },
     createdAt: { type: 'number' },
     updatedAt: { type: 'number' },
     rollCount: { type: 'integer' },
@@ -486,6 +504,24 @@ export const GameExportSchema = {
     exportedAt: { type: 'integer', minimum: 0 },
     events: { type: 'array', minItems: 1, maxItems: 20000, items: exportEvent },
     head: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    /** Where the exporting server's whole log ended (its head file), when the export was made. */
+    logHead: {
+      type: 'object',
+      required: ['seq', 'hash'],
+      additionalProperties: false,
+      properties: { seq: { type: 'integer', minimum: 0 }, hash: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+    },
+    /** The exporting server's Ed25519 signature over the rest (base64url key and value). */
+    signature: {
+      type: 'object',
+      required: ['alg', 'publicKey', 'value'],
+      additionalProperties: false,
+      properties: {
+        alg: { type: 'string', const: 'ed25519' },
+        publicKey: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+        value: { type: 'string', pattern: '^[A-Za-z0-9_-]{86}$' },
+      },
+    },
   },
 } as const;
 

@@ -107,6 +107,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
       })),
     rollCount: game.rolls.length,
     state: visible,
+    // Only when true: the record check at start found this game's events or frames changed outside dice-tower.
+    ...(table.isUnverified(game.id) ? { unverified: true } : {}),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../storage/canonical-json.js';
-import { GENESIS_HASH } from '../storage/store.js';
+import { GENESIS_HASH, type ChainPoint } from '../storage/chain.js';
 import type { EventType, PayloadByType } from '../storage/events.js';
 import { errorText } from '../error-text.js';
 
@@ -25,6 +25,21 @@ export interface GameExport {
   readonly events: readonly ExportEvent[];
   /** Hash of the last event. */
   readonly head: string;
+  /**
+   * Where the whole log of the exporting server ended (its last seq and hash,
+   * as its head file holds them): ties the export to that record, so it can be
+   * checked against the server's head file. Absent in older exports.
+   */
+  readonly logHead?: ChainPoint;
+  /** The exporting server's Ed25519 signature over the rest of the export (`export-signing.ts`). Absent in older exports. */
+  readonly signature?: ExportSignature;
+}
+
+/** An Ed25519 signature over the canonical JSON of the export without it; keys and signature in base64url (raw 32-byte key). */
+export interface ExportSignature {
+  readonly alg: 'ed25519';
+  readonly publicKey: string;
+  readonly value: string;
 }
 
 /** sha256 over the previous hash and the canonical JSON of the event's number, game, type, time and payload. */
@@ -33,14 +48,14 @@ export function exportHash(prev: string, gameId: string, event: { n: number; typ
 }
 
 /** Builds the export of one game's events (in log order, `game/created` first). */
-export function buildExport(gameId: string, events: ReadonlyArray<{ type: EventType; at: number; payload: unknown }>, exportedAt: number): GameExport {
+export function buildExport(gameId: string, events: ReadonlyArray<{ type: EventType; at: number; payload: unknown }>, exportedAt: number, logHead?: ChainPoint): GameExport {
   let prev = GENESIS_HASH;
   const out = events.map((e, i) => {
     const hash = exportHash(prev, gameId, { n: i + 1, type: e.type, at: e.at, payload: e.payload });
     prev = hash;
     return { n: i + 1, type: e.type, at: e.at, payload: e.payload, hash } as ExportEvent;
   });
-  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, gameId, exportedAt, events: out, head: prev };
+  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, gameId, exportedAt, events: out, head: prev, ...(logHead ? { logHead: { seq: logHead.seq, hash: logHead.hash } } : {}) };
 }
 
 /**

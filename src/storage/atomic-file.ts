@@ -10,15 +10,18 @@ export const TEMP_SUFFIX = '.tmp';
  * either the old file or the whole new one, never a part: write a temporary
  * file beside it, fsync it, rename it over the target, fsync the directory so
  * the rename itself is durable. On failure the temporary file is removed and
- * the fs error is thrown.
+ * the fs error is thrown. With `mode` (0o600 for a secret), the temporary file
+ * is created with it, so the bytes are never readable by others, not even for
+ * a moment; `dirMode` is the mode of the directories it has to make.
  */
-export function writeFileAtomic(path: string, bytes: Uint8Array): void {
+export function writeFileAtomic(path: string, bytes: Uint8Array, options: { readonly mode?: number; readonly dirMode?: number } = {}): void {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: options.dirMode ?? 0o777 });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
   let fd: number | null = null;
   try {
-    fd = openSync(temp, 'wx');
+    // The umask may only take bits away from `mode`: a secret's file is never wider than asked.
+    fd = openSync(temp, 'wx', options.mode ?? 0o666);
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
     fsyncSync(fd);

@@ -43,6 +43,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    name: 'frames in the chain: each new roll event hashes its frame; chain facts',
+    // History is not rewritten: events before this step keep their hashes and have no frame hash;
+    // `frames_hashed_from` says where frame hashes start, so one taken off a later event shows.
+    sql: `
+      ALTER TABLE events ADD COLUMN frame_sha256 TEXT;   -- sha256 of the roll's frame file, part of the event's hash
+      CREATE TABLE chain_facts (
+        name  TEXT    PRIMARY KEY,
+        value INTEGER NOT NULL
+      ) STRICT;
+      INSERT INTO chain_facts (name, value) SELECT 'frames_hashed_from', coalesce(max(seq), 0) + 1 FROM events;
+    `,
+  },
 ];
 
 /**

@@ -11,27 +11,33 @@
  * event, so it is simply absent: after a restart the game still waits for that
  * roll and the caller asks for it again. It can be neither lost (nothing was
  * applied) nor applied twice (the event is written whole or not at all). A
- * frame file saved for such a roll is overwritten when the roll is made again
- * (same game, same roll number).
+ * frame file saved for such a roll is put aside (`<n>.replaced-<time>.jpg`,
+ * never deleted) when the roll is made again: it may as well be the frame of
+ * a roll lost from the log, which is evidence.
+ *
+ * A problem in the record is never washed out by a write: an append that
+ * finds the head file disagreeing with the log's end keeps that head file
+ * aside (`chain-head.disagreed-<time>.json`) and the finding in
+ * `record-problem.json` before it writes the new head, and `checkRecord`
+ * keeps what it finds there too (see record-check.ts).
  *
  * One process at a time owns a data directory. All calls are synchronous
  * (better-sqlite3); each write is fsynced before it returns.
  */
 import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { canonicalJson } from './canonical-json.js';
 import { errorText } from '../error-text.js';
 import { StoreError } from './errors.js';
-import { EVENT_TYPES, type ChainCheck, type EventType, type NewEvent, type StoredCreated, type StoredEvent, type StoredGame, type StoredSession, type StoredStep } from './events.js';
+import { EVENT_TYPES, type ChainCheck, type EventType, type GameRollPayload, type NewEvent, type StoredCreated, type StoredEvent, type StoredGame, type StoredSession, type StoredStep } from './events.js';
 import { MIGRATIONS, migrate, type Migration } from './migrations.js';
-import { TEMP_SUFFIX, writeFileAtomic } from './atomic-file.js';
+import { TEMP_SUFFIX, syncDirectory, writeFileAtomic } from './atomic-file.js';
+import { DB_FILE, FRAMES_DIR, GENESIS_HASH, HEAD_FILE, chainProblem, eventHash, frameHash, logRow, readHeadFile, writeHeadFile, type ChainHead, type ChainPoint, type EventRow } from './chain.js';
+import { headProblem, inspectRecord, keepProblem, type RecordReport } from './record-check.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tightenModes } from './file-modes.js';
 
-export const DB_FILE = 'dice-tower.db';
-export const FRAMES_DIR = 'frames';
-/** `prev_hash` of the first event. */
-export const GENESIS_HASH = '0'.repeat(64);
+export { DB_FILE, FRAMES_DIR, GENESIS_HASH, eventHash } from './chain.js';
 
 /** Game ids become directory names: keep them to what a UUID (or a slug) uses. */
 const GAME_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -41,21 +47,6 @@ const FRAME_PATH = /^frames\/([A-Za-z0-9_-]{1,100})\/([1-9][0-9]{0,9})\.jpg$/;
 export interface StoreOptions {
   /** The schema steps (default: `MIGRATIONS`); tests pass more to check upgrades. */
   readonly migrations?: readonly Migration[];
-}
-
-interface EventRow {
-  seq: number;
-  game_id: string;
-  type: string;
-  at: number;
-  payload: string;
-  prev_hash: string;
-  hash: string;
-}
-
-/** The hash of an event: sha256 over the previous hash and the canonical JSON of the event's content. */
-export function eventHash(prevHash: string, content: { seq: number; gameId: string; type: string; at: number; payload: unknown }): string {
-  return createHash('sha256').update(prevHash).update(canonicalJson(content)).digest('hex');
 }
 
 /**
@@ -68,13 +59,15 @@ export function openStore(dataDir: string, options: StoreOptions = {}): GameStor
   const dir = resolve(dataDir);
   const dbPath = join(dir, DB_FILE);
   try {
-    mkdirSync(join(dir, FRAMES_DIR), { recursive: true });
+    mkdirSync(join(dir, FRAMES_DIR), { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (err) {
     throw new StoreError('store/open_failed', `Cannot create the data directory ${dir}: ${errorText(err)}`, dir, { cause: err });
   }
   let db: Database.Database;
   try {
     db = new Database(dbPath);
+    // Before the WAL exists: SQLite gives the -wal and -shm files the database file's mode.
+    tightenModes(dir, DB_FILE, FRAMES_DIR);
     db.pragma('journal_mode = WAL');
     // FULL: each commit is fsynced, so an event the table has applied survives a power cut too, not only a crash
     // of the process. Events come a few per second at most; the fsync is cheap at that rate.
@@ -86,12 +79,36 @@ export function openStore(dataDir: string, options: StoreOptions = {}): GameStor
   try {
     migrate(db, options.migrations ?? MIGRATIONS, dbPath);
     sweepTempFrames(join(dir, FRAMES_DIR));
+    startHeadFile(db, dir);
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
     throw new StoreError('store/open_failed', `Cannot prepare the store in ${dir}: ${errorText(err)}`, dir, { cause: err });
   }
   return new GameStore(dir, db);
+}
+
+/**
+ * Writes the first head file of a log that has none because it predates head
+ * files (or is new), and notes that it did: from then on a missing head file
+ * is a problem the record check reports, never one quietly made again. A head
+ * file already there is never replaced: a log that does not know it started
+ * head tracking while a head file exists lost its start (a first run's `-wal`
+ * file lost before any checkpoint, the schema rebuilt empty), and that head
+ * is the evidence of what was lost.
+ */
+function startHeadFile(db: Database.Database, dataDir: string): void {
+  const started = db.prepare("SELECT 1 FROM chain_facts WHERE name = 'head_file_from'").get() !== undefined;
+  if (started) return;
+  const end = lastPoint(db);
+  if (readHeadFile(dataDir) === null) writeHeadFile(dataDir, { ...end, prev: end });
+  db.prepare("INSERT INTO chain_facts (name, value) VALUES ('head_file_from', ?)").run(end.seq);
+}
+
+/** Where the log ends: its last event's seq and hash (0 and the genesis hash when empty). */
+function lastPoint(db: Database.Database): ChainPoint {
+  const row = db.prepare('SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1').get() as ChainPoint | undefined;
+  return row ?? { seq: 0, hash: GENESIS_HASH };
 }
 
 /** Frames half-written when a process died: never renamed into place, so never referenced. */
@@ -120,14 +137,81 @@ export class GameStore {
     private readonly db: Database.Database,
   ) {
     this.dbPath = join(dataDir, DB_FILE);
-    this.insert = db.prepare('INSERT INTO events (seq, game_id, type, at, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.insert = db.prepare('INSERT INTO events (seq, game_id, type, at, payload, prev_hash, hash, frame_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.last = db.prepare('SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1');
     this.created = db.prepare("SELECT 1 FROM events WHERE game_id = ? AND type = 'game/created' LIMIT 1");
-    const tx = db.transaction((event: NewEvent) => this.appendInTx(event));
-    // IMMEDIATE: the head is read and the row written under one write lock.
-    this.appendTx = (event) => tx.immediate(event);
-    const all = db.transaction((events: readonly NewEvent[]) => events.map((e) => this.appendInTx(e)));
-    this.appendAllTx = (events) => all.immediate(events);
+    const hashAt = db.prepare('SELECT hash FROM events WHERE seq = ?').pluck();
+    const all = db.transaction((events: readonly NewEvent[]) => {
+      const before = lastPoint(db);
+      this.guardHead(before, (seq) => hashAt.get(seq) as string | undefined);
+      const stored = events.map((e) => this.appendInTx(e));
+      const after = stored[stored.length - 1];
+      const head = after ? { seq: after.seq, hash: after.hash, prev: before } : null;
+      // The head file goes outside the database before the commit, marked pending: a crash before the commit leaves
+      // a head one write ahead of the log, which `prev` accounts for. A head that cannot be written fails the write.
+      if (head) writeHeadFile(this.dataDir, { ...head, pending: true });
+      return { stored, head };
+    });
+    // IMMEDIATE: the head is read and the rows written under one write lock. Once per write (a batch is one).
+    this.appendAllTx = (events) => {
+      const { stored, head } = all.immediate(events);
+      if (head) this.confirmHead(head);
+      return stored;
+    };
+    this.appendTx = (event) => {
+      const [stored] = this.appendAllTx([event]);
+      if (!stored) throw new Error('an append of one event stored none');
+      return stored;
+    };
+  }
+
+  /**
+   * Before an append moves the head file: a head that does not meet the log's
+   * end (`before`), other than as a crash leaves it, is evidence (events lost
+   * from the end, a chain recomputed, a head put back): it is kept aside and
+   * the finding kept in `record-problem.json`, so the new head does not wash
+   * it out. When either cannot be kept, the write fails.
+   */
+  private guardHead(before: ChainPoint, hashAt: (seq: number) => string | undefined): void {
+    const head = readHeadFile(this.dataDir);
+    const problem = headProblem(head, true, before, hashAt, []);
+    if (!problem) return;
+    const aside = head === null ? null : this.putAside(HEAD_FILE, (stamp) => `chain-head.disagreed-${stamp}.json`);
+    keepProblem(this.dataDir, {
+      ...problem,
+      file: aside ?? problem.file,
+      message: `When event ${before.seq + 1} was about to be written: ${problem.message}${aside ? ` That head file is kept as ${aside}.` : ''}`,
+    });
+    // A head at the log's end, so that a write refused below (or a crash) does not leave the directory without one.
+    writeHeadFile(this.dataDir, { ...before, prev: before });
+  }
+
+  /** Renames a file of the data directory (or a frame) to a name made from the time, never over another file; returns the new relative path. */
+  private putAside(rel: string, name: (stamp: string) => string): string {
+    const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    let target = '';
+    for (let n = 1; ; n++) {
+      target = `${dir ? `${dir}/` : ''}${name(n === 1 ? stamp : `${stamp}-${n}`)}`;
+      if (!existsSync(join(this.dataDir, target))) break;
+    }
+    renameSync(join(this.dataDir, rel), join(this.dataDir, target));
+    syncDirectory(join(this.dataDir, dir));
+    return target;
+  }
+
+  /**
+   * After the commit: the head file no longer pending, so a log found ending
+   * at its `prev` is a loss (the last write deleted, a lost -wal file), not a
+   * write cut short. Best effort: the write is on record already, and a head
+   * left pending still vouches for every event up to it.
+   */
+  private confirmHead(head: ChainHead): void {
+    try {
+      writeHeadFile(this.dataDir, head);
+    } catch {
+      // Still pending: only the last write's loss would go unseen.
+    }
   }
 
   /**
@@ -192,9 +276,38 @@ export class GameStore {
     const seq = (head?.seq ?? 0) + 1;
     const prevHash = head?.hash ?? GENESIS_HASH;
     const payload = canonicalJson(event.payload);
-    const hash = eventHash(prevHash, { seq, gameId: event.gameId, type: event.type, at: event.at, payload: event.payload });
-    this.insert.run(seq, event.gameId, event.type, event.at, payload, prevHash, hash);
+    const frameSha256 = event.type === 'game/roll' ? this.rollFrameHash(event.gameId, event.payload) : null;
+    const hash = eventHash(prevHash, { seq, gameId: event.gameId, type: event.type, at: event.at, payload: event.payload, frameSha256 });
+    this.insert.run(seq, event.gameId, event.type, event.at, payload, prevHash, hash, frameSha256);
     return { ...event, payload: JSON.parse(payload), seq, prevHash, hash } as StoredEvent;
+  }
+
+  /**
+   * The sha256 of a roll's frame, which goes into the event's hash so that the
+   * frame file cannot be changed or swapped unseen; read back from the file
+   * `saveFrame` wrote (a roll whose frame is not there is refused,
+   * `store/frame_not_found`). A roll without a frame puts aside a frame left
+   * at its number (an earlier try never recorded, or a roll lost from the
+   * log), so no stray file is left for the record check to find, and none is
+   * destroyed.
+   */
+  private rollFrameHash(gameId: string, payload: GameRollPayload): string | null {
+    if (payload.frame !== null) return frameHash(this.readFrame(payload.frame));
+    const rollSeq = payload.roll?.seq;
+    if (!Number.isInteger(rollSeq) || rollSeq < 1 || !GAME_ID.test(gameId)) return null;
+    try {
+      this.putFrameAside(gameId, rollSeq);
+    } catch {
+      // Left there, the record check names it as an extra frame: worth a look, not worth refusing the roll.
+    }
+    return null;
+  }
+
+  /** A frame file already at roll `rollSeq`'s path, renamed to `<n>.replaced-<time>.jpg` beside it (the record check notes it); null when there is none. */
+  private putFrameAside(gameId: string, rollSeq: number): string | null {
+    const rel = `${FRAMES_DIR}/${gameId}/${rollSeq}.jpg`;
+    if (!existsSync(join(this.dataDir, rel))) return null;
+    return this.putAside(rel, (stamp) => `${rollSeq}.replaced-${stamp}.jpg`);
   }
 
   /**
@@ -202,7 +315,11 @@ export class GameStore {
    * leaves the old file or the new one, never a part), and returns the path to
    * put in the `game/roll` event, relative to the data directory. Save the
    * frame first, then append the event: a frame without an event is harmless
-   * (the roll is made again and overwrites it); an event without its frame is not.
+   * (the roll is made again); an event without its frame is not. A file
+   * already at that path is never overwritten: it is renamed beside it to
+   * `<n>.replaced-<time>.jpg` first. It is usually the frame of a roll under
+   * way at a stop, but it may be the frame of a roll lost from the log (a
+   * lost `-wal` file), which is evidence and a picture worth keeping.
    */
   saveFrame(gameId: string, rollSeq: number, jpeg: Uint8Array): string {
     this.checkOpen();
@@ -211,7 +328,8 @@ export class GameStore {
     const rel = `${FRAMES_DIR}/${gameId}/${rollSeq}.jpg`;
     const abs = join(this.dataDir, FRAMES_DIR, gameId, `${rollSeq}.jpg`);
     try {
-      writeFileAtomic(abs, jpeg);
+      this.putFrameAside(gameId, rollSeq);
+      writeFileAtomic(abs, jpeg, { mode: PRIVATE_FILE_MODE, dirMode: PRIVATE_DIR_MODE });
     } catch (err) {
       throw new StoreError('store/write_failed', `Could not save the frame of roll ${rollSeq} of game ${gameId} to ${abs}: ${errorText(err)}`, abs, { cause: err });
     }
@@ -268,37 +386,54 @@ export class GameStore {
   /**
    * Recomputes the hash chain from the first event: the first row whose seq,
    * prev_hash, payload or hash does not hold together is reported with the
-   * reason. (A truncated tail cannot be seen this way: compare `head` with a
-   * copy kept elsewhere for that.)
+   * reason. (A truncated tail cannot be seen this way: `checkRecord` holds
+   * the log against the head file, and checks the frames too.)
    */
   verifyChain(): ChainCheck {
     this.checkOpen();
-    let prevHash = GENESIS_HASH;
-    let prevSeq = 0;
+    let prev: ChainPoint = { seq: 0, hash: GENESIS_HASH };
     try {
       for (const row of this.db.prepare('SELECT * FROM events ORDER BY seq').iterate() as IterableIterator<EventRow>) {
-        if (row.seq !== prevSeq + 1) return { ok: false, badSeq: row.seq, reason: `seq ${row.seq} follows ${prevSeq}: event(s) missing` };
-        if (row.prev_hash !== prevHash) return { ok: false, badSeq: row.seq, reason: 'prev_hash is not the hash of the event before' };
-        let payload: unknown;
-        try {
-          payload = JSON.parse(row.payload);
-        } catch {
-          return { ok: false, badSeq: row.seq, reason: 'payload is not valid JSON' };
-        }
-        let hash: string;
-        try {
-          hash = eventHash(prevHash, { seq: row.seq, gameId: row.game_id, type: row.type, at: row.at, payload });
-        } catch (err) {
-          return { ok: false, badSeq: row.seq, reason: `payload cannot be hashed: ${errorText(err)}` };
-        }
-        if (hash !== row.hash) return { ok: false, badSeq: row.seq, reason: 'hash does not match the event content (changed after it was written)' };
-        prevHash = row.hash;
-        prevSeq = row.seq;
+        const reason = chainProblem(logRow(row), prev.seq, prev.hash);
+        if (reason) return { ok: false, badSeq: row.seq, reason };
+        prev = { seq: row.seq, hash: row.hash };
       }
     } catch (err) {
       throw new StoreError('store/read_failed', `Could not read the event log in ${this.dbPath}: ${errorText(err)}`, this.dbPath, { cause: err });
     }
-    return { ok: true, events: prevSeq, head: prevHash };
+    return { ok: true, events: prev.seq, head: prev.hash };
+  }
+
+  /**
+   * The whole record check (`record-check.ts`): the chain, the frames against
+   * their hashes, the head file against the log, and the findings kept from
+   * earlier checks. The server runs it at start; `dice-tower verify` runs the
+   * same on a read-only connection. A problem it finds is kept in
+   * `record-problem.json` (unless an earlier one is kept already), so it is
+   * reported at every check until a person removes that file.
+   */
+  checkRecord(): RecordReport {
+    this.checkOpen();
+    let report: RecordReport;
+    try {
+      report = inspectRecord(this.db, this.dataDir);
+    } catch (err) {
+      throw new StoreError('store/read_failed', `Could not check the record in ${this.dataDir}: ${errorText(err)}`, this.dataDir, { cause: err });
+    }
+    if (report.found) {
+      try {
+        keepProblem(this.dataDir, report.found);
+      } catch (err) {
+        throw new StoreError('store/write_failed', `Could not keep the problem found in the record (${report.found.message}) in ${this.dataDir}: ${errorText(err)}`, this.dataDir, { cause: err });
+      }
+    }
+    return report;
+  }
+
+  /** Where the log ends now (an export carries it, to be held against the head file). */
+  head(): ChainPoint {
+    this.checkOpen();
+    return lastPoint(this.db);
   }
 
   /** The schema version the database is at. */

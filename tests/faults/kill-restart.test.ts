@@ -233,6 +233,8 @@ describe('SIGKILL at random moments during 100 rolls', () => {
     const store = openStore(dataDir);
     try {
       expect(store.verifyChain()).toMatchObject({ ok: true });
+      // Frames and head file too: what the kills left (a frame without its roll, a pending head) is no tampering.
+      expect(store.checkRecord()).toMatchObject({ ok: true, problem: null });
       const stored = store.loadGames();
       expect(stored.map((g) => g.id).sort()).toEqual([...views.keys()].sort());
       for (const game of stored) {

@@ -53,7 +53,7 @@ describe('sessions', () => {
     store.close();
     // Back to schema 1: what a data directory of the previous release looks like.
     const db = new Database(join(dir, 'dice-tower.db'));
-    db.exec('DROP TABLE sessions; DELETE FROM schema_migrations WHERE version = 2;');
+    db.exec('DROP TABLE sessions; DROP TABLE chain_facts; ALTER TABLE events DROP COLUMN frame_sha256; DELETE FROM schema_migrations WHERE version >= 2;');
     db.close();
     store = openStore(dir);
     expect(store.schemaVersion()).toBe(MIGRATIONS.length);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { MIGRATIONS, StoreError, openStore, type GameStore, type NewEvent } from '../../src/storage/index.js';
@@ -173,10 +173,12 @@ describe('frames', () => {
     const path = s.saveFrame('g1', 1, jpeg);
     expect(path).toBe('frames/g1/1.jpg');
     expect(s.readFrame(path)).toEqual(jpeg);
-    // A roll made again (after a crash) overwrites its frame.
+    // A roll made again (after a crash) gets the new frame; the old one is put aside, never destroyed (it may be a lost roll's).
     s.saveFrame('g1', 1, Buffer.from('second'));
     expect(s.readFrame(path).toString()).toBe('second');
-    expect(readdirSync(join(dir, 'data', 'frames', 'g1'))).toEqual(['1.jpg']);
+    const names = readdirSync(join(dir, 'data', 'frames', 'g1')).sort();
+    expect(names).toEqual(['1.jpg', expect.stringMatching(/^1\.replaced-[0-9TZ-]+\.jpg$/)]);
+    expect(readFileSync(join(dir, 'data', 'frames', 'g1', names[1] as string))).toEqual(jpeg);
   });
 
   it('refuse paths outside the frames directory, and say when a frame is missing', () => {
@@ -270,6 +272,8 @@ describe('crash', () => {
     const s = open();
     const check = s.verifyChain();
     expect(check.ok).toBe(true);
+    // A kill between a frame and its event, or between the head file and the commit, is no tampering.
+    expect(s.checkRecord()).toMatchObject({ ok: true, problem: null });
     // Every event the child saw committed is there (and maybe one it had not printed yet).
     expect(check.ok && check.events).toBeGreaterThanOrEqual(lastSeen);
     const games = s.loadGames();
