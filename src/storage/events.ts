@@ -81,10 +81,6 @@ export interface StoredGame {
   readonly steps: readonly StoredStep[];
 }
 
-export type ChainCheck =
-  | { readonly ok: true; readonly events: number; readonly head: string }
-  | { readonly ok: false; readonly badSeq: number; readonly reason: string };
-
 /** One run of the server on this data directory (the history groups games by it). */
 export interface StoredSession {
   readonly id: number;

@@ -30,10 +30,10 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { canonicalJson } from './canonical-json.js';
 import { errorText } from '../error-text.js';
 import { StoreError } from './errors.js';
-import { EVENT_TYPES, type ChainCheck, type EventType, type GameRollPayload, type NewEvent, type StoredCreated, type StoredEvent, type StoredGame, type StoredSession, type StoredStep } from './events.js';
+import { EVENT_TYPES, type EventType, type GameRollPayload, type NewEvent, type StoredCreated, type StoredEvent, type StoredGame, type StoredSession, type StoredStep } from './events.js';
 import { MIGRATIONS, migrate, type Migration } from './migrations.js';
 import { TEMP_SUFFIX, syncDirectory, writeFileAtomic } from './atomic-file.js';
-import { DB_FILE, FRAMES_DIR, GENESIS_HASH, HEAD_FILE, chainProblem, eventHash, frameHash, logRow, readHeadFile, writeHeadFile, type ChainHead, type ChainPoint, type EventRow } from './chain.js';
+import { DB_FILE, FRAMES_DIR, GENESIS_HASH, HEAD_FILE, eventHash, frameHash, readHeadFile, writeHeadFile, type ChainHead, type ChainPoint, type EventRow } from './chain.js';
 import { headProblem, inspectRecord, keepProblem, type RecordReport } from './record-check.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tightenModes } from './file-modes.js';
 
@@ -355,7 +355,7 @@ export class GameStore {
   /**
    * Every game on record, in the order they were created, each with its
    * actions and rolls in the order they were applied, for the table to replay.
-   * Does not check the hash chain (call `verifyChain` first at start-up).
+   * Does not check the hash chain (`checkRecord` does, at start-up).
    * Throws `store/corrupt` when an event belongs to no created game.
    */
   loadGames(): StoredGame[] {
@@ -381,27 +381,6 @@ export class GameStore {
       else game.steps.push(event);
     }
     return game;
-  }
-
-  /**
-   * Recomputes the hash chain from the first event: the first row whose seq,
-   * prev_hash, payload or hash does not hold together is reported with the
-   * reason. (A truncated tail cannot be seen this way: `checkRecord` holds
-   * the log against the head file, and checks the frames too.)
-   */
-  verifyChain(): ChainCheck {
-    this.checkOpen();
-    let prev: ChainPoint = { seq: 0, hash: GENESIS_HASH };
-    try {
-      for (const row of this.db.prepare('SELECT * FROM events ORDER BY seq').iterate() as IterableIterator<EventRow>) {
-        const reason = chainProblem(logRow(row), prev.seq, prev.hash);
-        if (reason) return { ok: false, badSeq: row.seq, reason };
-        prev = { seq: row.seq, hash: row.hash };
-      }
-    } catch (err) {
-      throw new StoreError('store/read_failed', `Could not read the event log in ${this.dbPath}: ${errorText(err)}`, this.dbPath, { cause: err });
-    }
-    return { ok: true, events: prev.seq, head: prev.hash };
   }
 
   /**

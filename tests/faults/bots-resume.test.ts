@@ -119,7 +119,7 @@ describe('bot games after a restart', () => {
 
     const store = openStore(dataDir);
     try {
-      expect(store.verifyChain()).toMatchObject({ ok: true });
+      expect(store.checkRecord()).toMatchObject({ ok: true });
       const [game] = store.loadGames();
       const rolls = game?.steps.flatMap((s) => (s.type === 'game/roll' ? [s.payload.roll.seq] : [])) ?? [];
       // Each roll once, in order: nothing applied twice across the restarts.

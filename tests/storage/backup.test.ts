@@ -102,7 +102,7 @@ describe('backup and restore', () => {
     expect(verified.code).toBe(0);
     const store = openStore(fresh);
     try {
-      expect(store.verifyChain().ok).toBe(true);
+      expect(store.checkRecord().ok).toBe(true);
       const game = store.loadGame(gameId);
       const rolls = game?.steps.filter((step) => step.type === 'game/roll') ?? [];
       expect(rolls).toHaveLength(2);

@@ -26,7 +26,7 @@ describe('batch append', () => {
     const written = store.appendEvents([created('g1'), action('g1'), correction('g1')]);
     expect(written.map((e) => e.seq)).toEqual([1, 2, 3]);
     expect(store.loadGame('g1')?.steps.map((s) => s.type)).toEqual(['game/action', 'game/correction']);
-    expect(store.verifyChain()).toMatchObject({ ok: true, events: 3 });
+    expect(store.checkRecord()).toMatchObject({ ok: true, events: 3 });
   });
 
   it('writes nothing when one event is refused', () => {
@@ -34,7 +34,7 @@ describe('batch append', () => {
     expect(() => store.appendEvents([created('g1'), action('g1'), created('g0')])).toThrow(/already on record/);
     expect(store.loadGames().map((g) => g.id)).toEqual(['g0']);
     expect(() => store.appendEvents([created('g2'), { ...action('g2'), at: -1 }])).toThrow(/not ms since the epoch/);
-    expect(store.verifyChain()).toMatchObject({ ok: true, events: 1 });
+    expect(store.checkRecord()).toMatchObject({ ok: true, events: 1 });
   });
 });
 

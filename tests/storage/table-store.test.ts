@@ -55,7 +55,7 @@ describe('table on a store', () => {
       expect(restored.version).toBe(game.version);
     }
     expect(again.frame(poker.id, 1).equals(frame)).toBe(true);
-    expect(store.verifyChain()).toMatchObject({ ok: true, events: 7 });
+    expect(store.checkRecord()).toMatchObject({ ok: true, events: 7 });
     again.close();
   });
 
