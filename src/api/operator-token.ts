@@ -6,11 +6,10 @@
  * to anyone, a short one to a guess.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorText } from '../error-text.js';
-import { writeFileAtomic } from '../storage/atomic-file.js';
-import { removeSharedAccess } from '../storage/file-modes.js';
+import { readTextIfThere, writeFileAtomic } from '../storage/atomic-file.js';
+import { PRIVATE_FILE_MODE, removeSharedAccess } from '../storage/file-modes.js';
 import { MIN_TOKEN_LENGTH } from './operator-auth.js';
 
 export const TOKEN_FILE = 'operator-token';
@@ -40,13 +39,13 @@ export function readOperatorToken(dataDir: string, env: NodeJS.ProcessEnv = proc
     return { value: fromEnv, source: 'environment', file: TOKEN_ENV, created: false };
   }
   const file = join(dataDir, TOKEN_FILE);
-  let text: string;
+  let text: string | null;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextIfThere(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new Error(`cannot read the operator token file ${file} (${errorText(err)}): make it a file readable by the user running dice-tower, or delete it to get a new token at the next start`, { cause: err });
   }
+  if (text === null) return null;
   const value = text.trim();
   const fix = `delete it to get a new token at the next start, or write a token of at least ${MIN_TOKEN_LENGTH} characters into it`;
   if (value === '') throw new Error(`the operator token file ${file} is empty, which would leave every operator action open to anyone: ${fix}`);
@@ -70,7 +69,7 @@ export function createOperatorToken(dataDir: string): OperatorToken {
  */
 export function writeOperatorToken(file: string, value: string): void {
   try {
-    writeFileAtomic(file, Buffer.from(`${value}\n`), { mode: 0o600 });
+    writeFileAtomic(file, Buffer.from(`${value}\n`), { mode: PRIVATE_FILE_MODE });
   } catch (err) {
     throw new Error(`cannot write the operator token file ${file}: ${errorText(err)}`, { cause: err });
   }

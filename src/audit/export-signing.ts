@@ -8,10 +8,10 @@
  * `trusted-export-keys` (one base64url public key per line, `#` comments).
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../storage/canonical-json.js';
-import { writeFileAtomic } from '../storage/atomic-file.js';
+import { readTextIfThere, writeFileAtomic } from '../storage/atomic-file.js';
+import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
 import { errorText } from '../error-text.js';
 import type { ExportSignature, GameExport } from './game-export.js';
 
@@ -84,15 +84,15 @@ function publicKeyText(privateKey: KeyObject): string {
 export function loadExportSigner(dataDir: string): ExportSigner {
   const keyFile = join(dataDir, SIGNING_KEY_FILE);
   let privateKey: KeyObject;
-  let pem: string | null = null;
+  let pem: string | null;
   try {
-    pem = readFileSync(keyFile, 'utf8');
+    pem = readTextIfThere(keyFile);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the export signing key ${keyFile}: ${errorText(err)}`, { cause: err });
+    throw new Error(`cannot read the export signing key ${keyFile}: ${errorText(err)}`, { cause: err });
   }
   if (pem === null) {
     privateKey = generateKeyPairSync('ed25519').privateKey;
-    writeFileAtomic(keyFile, Buffer.from(privateKey.export({ format: 'pem', type: 'pkcs8' }) as string), { mode: 0o600 });
+    writeFileAtomic(keyFile, Buffer.from(privateKey.export({ format: 'pem', type: 'pkcs8' }) as string), { mode: PRIVATE_FILE_MODE });
   } else {
     try {
       privateKey = createPrivateKey(pem);
@@ -112,13 +112,13 @@ export function loadExportSigner(dataDir: string): ExportSigner {
 
 /** The trusted keys file's keys (none when there is no file); a line that is no key is refused, naming it. */
 export function readTrustedKeys(file: string): string[] {
-  let text: string;
+  let text: string | null;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextIfThere(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new Error(`cannot read the trusted export keys ${file}: ${errorText(err)}`, { cause: err });
   }
+  if (text === null) return [];
   return text.split('\n').flatMap((line, i) => {
     const key = line.replace(/#.*/, '').trim();
     if (key === '') return [];

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -34,6 +34,16 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: { read
     throw err;
   }
   syncDirectory(dir);
+}
+
+/** A file's text, or null when there is none; any other error (no permission, a directory) is thrown. */
+export function readTextIfThere(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
 }
 
 /** Makes a directory's entries (a rename, a new file) durable. */

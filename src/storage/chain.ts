@@ -15,10 +15,10 @@
  * meets it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from './canonical-json.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { readTextIfThere, writeFileAtomic } from './atomic-file.js';
+import { PRIVATE_FILE_MODE } from './file-modes.js';
 import { errorText } from '../error-text.js';
 
 /** `prev_hash` of the first event. */
@@ -151,17 +151,16 @@ export function parseHead(text: string): ChainHead | { readonly unreadable: stri
 /** Writes the head file atomically (a crash leaves the old head or the new one). */
 export function writeHeadFile(dataDir: string, head: ChainHead): void {
   // 0600 like the database: the head says how far the log goes, which is for the operator only.
-  writeFileAtomic(join(dataDir, HEAD_FILE), Buffer.from(formatHead(head)), { mode: 0o600 });
+  writeFileAtomic(join(dataDir, HEAD_FILE), Buffer.from(formatHead(head)), { mode: PRIVATE_FILE_MODE });
 }
 
 /** The head file: its content, null when there is none, or why it cannot be read. */
 export function readHeadFile(dataDir: string): ChainHead | { readonly unreadable: string } | null {
-  let text: string;
+  let text: string | null;
   try {
-    text = readFileSync(join(dataDir, HEAD_FILE), 'utf8');
+    text = readTextIfThere(join(dataDir, HEAD_FILE));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { unreadable: errorText(err) };
   }
-  return parseHead(text);
+  return text === null ? null : parseHead(text);
 }

@@ -28,7 +28,8 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DB_FILE, FRAMES_DIR, GENESIS_HASH, chainProblem, frameHash, logRow, readHeadFile, type ChainHead, type ChainPoint, type EventRow, type LogRow } from './chain.js';
-import { TEMP_SUFFIX, writeFileAtomic } from './atomic-file.js';
+import { readTextIfThere, TEMP_SUFFIX, writeFileAtomic } from './atomic-file.js';
+import { PRIVATE_FILE_MODE } from './file-modes.js';
 import { StoreError } from './errors.js';
 import { errorText } from '../error-text.js';
 
@@ -404,13 +405,13 @@ const KINDS: readonly RecordProblemKind[] = [
 
 /** The findings kept in the data directory: null when there are none (no file), or why the file cannot be read. */
 export function readKeptFindings(dataDir: string): KeptFindings | null {
-  let text: string;
+  let text: string | null;
   try {
-    text = readFileSync(join(dataDir, PROBLEM_FILE), 'utf8');
+    text = readTextIfThere(join(dataDir, PROBLEM_FILE));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { unreadable: errorText(err) };
   }
+  if (text === null) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -443,7 +444,7 @@ export function keepProblem(dataDir: string, problem: RecordProblem, now: Date =
   if (earliest && (earliest.seq ?? 0) <= (problem.seq ?? 0)) return false;
   const finding: KeptFinding = { kind: problem.kind, seq: problem.seq, gameId: problem.gameId, file: problem.file, message: problem.message, foundAt: now.toISOString() };
   const text = `${JSON.stringify({ note: `Kept by dice-tower: problems found in this record, reported by every check; ${CLEAR_HINT}.`, findings: [finding, ...(kept ?? [])] }, null, 2)}\n`;
-  writeFileAtomic(join(dataDir, PROBLEM_FILE), Buffer.from(text), { mode: 0o600 });
+  writeFileAtomic(join(dataDir, PROBLEM_FILE), Buffer.from(text), { mode: PRIVATE_FILE_MODE });
   return true;
 }
 
