@@ -27,8 +27,9 @@ say "Node.js $(node --version) found."
 
 # --- System packages -----------------------------------------------------------
 packages=(libopencv-dev pkg-config ccache g++ make python3)
-# Tests also need the browser and the AVR toolchain that builds the tower firmware.
-[ "$want_test" = 1 ] && packages+=(chromium gcc-avr avr-libc arduino-core-avr arduino-mk)
+# Tests also need the browser, the AVR toolchain that builds the tower firmware, and an MQTT broker
+# (the MQTT/Home Assistant tests start their own Mosquitto on a free port; the packaged service is not used).
+[ "$want_test" = 1 ] && packages+=(chromium gcc-avr avr-libc arduino-core-avr arduino-mk mosquitto)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

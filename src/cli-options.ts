@@ -38,3 +38,16 @@ export function trustProxy(text: string | undefined): string | undefined {
   }
   return items.join(',');
 }
+
+/** `--mqtt`: a broker URL the mqtt library takes (mqtt, mqtts, ws, wss, tcp, ssl); none given: null. */
+export function mqttUrl(text: string | undefined): string | null {
+  if (text === undefined || text.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`mqtt: '${text}' is not a URL; give the broker as mqtt://host:1883`);
+  }
+  if (!['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:', 'ssl:'].includes(url.protocol)) throw new Error(`mqtt: '${url.protocol}' is not a broker protocol; use mqtt://, mqtts://, ws:// or wss://`);
+  return text;
+}

@@ -7,14 +7,16 @@ import { PACKAGE_VERSION, parseColours, serve } from './server.js';
 import { calibrateCommand, READ_USAGE, readCommand } from './vision-commands.js';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-commands.js';
 import { VERIFY_USAGE, verifyCommand } from './verify-command.js';
+import { SOLVE_USAGE, solveCommand } from './solve-command.js';
 import { errorText } from './error-text.js';
-import { cameraSettings, integer, trustProxy } from './cli-options.js';
+import { cameraSettings, integer, mqttUrl, trustProxy } from './cli-options.js';
+import { KEYS_USAGE, keysCommand } from './integrations/keys-command.js';
 
 const USAGE = `Usage: dice-tower <command> [options]
 
 Commands:
   serve        Run the server and the live scoreboard (simulated tower)
-${READ_USAGE}${BACKUP_USAGE}${VERIFY_USAGE}  help         Show this help
+${READ_USAGE}${BACKUP_USAGE}${VERIFY_USAGE}${KEYS_USAGE}${SOLVE_USAGE}  help         Show this help
 
 Options of serve (environment variables in brackets):
   --port N           Port to listen on [PORT] (default 8080)
@@ -53,6 +55,10 @@ Options of serve (environment variables in brackets):
                      (10.0.0.0/8) or loopback, comma-separated
                      [DICE_TOWER_TRUST_PROXY]; their X-Forwarded-For then names
                      the client the rate limits count (default: none trusted)
+  --mqtt URL         Publish the events to an MQTT broker (mqtt://host:1883),
+                     with Home Assistant discovery [DICE_TOWER_MQTT]
+  --mqtt-name NAME   The tower's name in the MQTT topics dice-tower/NAME/...
+                     [DICE_TOWER_MQTT_NAME] (default: the host name)
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -83,6 +89,8 @@ export async function main(argv: readonly string[]): Promise<number> {
             'white-balance': { type: 'string' },
             data: { type: 'string' },
             'trust-proxy': { type: 'string' },
+            mqtt: { type: 'string' },
+            'mqtt-name': { type: 'string' },
           },
           strict: true,
         });
@@ -107,6 +115,9 @@ export async function main(argv: readonly string[]): Promise<number> {
           agreeFrames: integer('agree-frames', values['agree-frames'] ?? '3', 1, 10),
           ...cameraSettings(values),
           trustProxy: trustProxy(values['trust-proxy'] ?? env.DICE_TOWER_TRUST_PROXY),
+          mqtt: mqttUrl(values.mqtt ?? env.DICE_TOWER_MQTT),
+          ...(values['mqtt-name'] ?? env.DICE_TOWER_MQTT_NAME ? { mqttName: (values['mqtt-name'] ?? env.DICE_TOWER_MQTT_NAME) as string } : {}),
+          ...(env.DICE_TOWER_WEBHOOK_RETRY_MS ? { webhookRetryMs: integer('DICE_TOWER_WEBHOOK_RETRY_MS', env.DICE_TOWER_WEBHOOK_RETRY_MS, 1, 600_000) } : {}),
         });
         return 0;
       }
@@ -120,6 +131,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await restoreCommand(rest);
       case 'verify':
         return verifyCommand(rest);
+      case 'keys':
+        return keysCommand(rest);
+      case 'solve':
+        return await solveCommand(rest);
       case undefined:
       case 'help':
       case '--help':

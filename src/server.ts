@@ -2,6 +2,7 @@
  * Composition root: wires hardware → vision → games → api and listens.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createHandTower, createSimulator, DIE_COLOURS, isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings, type Camera, type DieColour, type Tower } from './hardware/index.js';
 import { checkedCamera, checkSettleConfig, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
 import { calibratedConfig, readCalibrationFile } from './vision/calibrate.js';
@@ -14,6 +15,10 @@ import { loadExportSigner, type ExportSigner } from './audit/export-signing.js';
 import { buildApp } from './api/app.js';
 import { createOperatorToken, readOperatorToken, writeOperatorToken } from './api/operator-token.js';
 import { errorText } from './error-text.js';
+import { createIntegrations, type Integrations } from './integrations/index.js';
+import { hostname } from 'node:os';
+import { CoachLibrary } from './coach/library.js';
+import { COACHES } from './coach/index.js';
 
 export interface ServeConfig {
   readonly port: number;
@@ -58,6 +63,11 @@ export interface ServeConfig {
    * client. Absent: the connection's address counts.
    */
   readonly trustProxy?: string | undefined;
+  /** An MQTT broker to publish the events to (mqtt://host:port), and the tower's name in its topics (default: the host name). */
+  readonly mqtt?: string | null;
+  readonly mqttName?: string;
+  /** Webhook retries: the first pause, ms, doubled each time (default 5 s); tests make it short. */
+  readonly webhookRetryMs?: number;
 }
 
 /**
@@ -171,7 +181,13 @@ export async function serve(config: ServeConfig) {
     throw err;
   }
   if (!record.ok) process.stderr.write(`dice-tower: warning: the record in ${config.dataDir} was changed outside dice-tower: ${describeRecord(record)}\n`);
-  const table = new Table({ tower, camera, reader, botSeed: config.seed, store });
+  const coach = new CoachLibrary({
+    coaches: COACHES,
+    cacheDir: join(config.dataDir, 'coach'),
+    onProgress: coachProgressLine(),
+    onWarning: (message) => process.stderr.write(`dice-tower: warning: ${message}\n`),
+  });
+  const table = new Table({ tower, camera, reader, botSeed: config.seed, store, coach });
   table.markUnverified(record.unverifiedGames);
   // One session per server run: the history groups games by it.
   store.startSession(Date.now(), PACKAGE_VERSION);
@@ -186,12 +202,29 @@ export async function serve(config: ServeConfig) {
       throw new TableError('auth/token_not_saved', `The new token could not be kept (${errorText(err)}); the old one still works.`, 503);
     }
   };
+  // The event stream (caught up with the game log first), API keys, webhooks and MQTT: src/integrations.
+  let integrations: Integrations;
+  try {
+    const retry = config.webhookRetryMs;
+    integrations = createIntegrations({
+      table, dbPath: store.dbPath, version: PACKAGE_VERSION,
+      mqtt: config.mqtt ? { url: config.mqtt, tower: config.mqttName ?? hostname() } : undefined,
+      ...(retry === undefined ? {} : { webhooks: { backoff: (n: number) => Math.min(retry * 2 ** (n - 1), 600_000) } }),
+    });
+  } catch (err) {
+    table.close();
+    store.close();
+    await close();
+    throw err;
+  }
   const app = buildApp(
-    { table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, authFailures: {}, saveOperatorToken, record: recordHealth(record), exportSigner },
+    { table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, authFailures: {}, saveOperatorToken, record: recordHealth(record), exportSigner, integrations },
     { logger: { level: config.logLevel }, ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }) },
   );
   // Hooks must be added before listening (Fastify refuses them after).
   app.addHook('onClose', async () => {
+    coach.close();
+    await integrations.close();
     await close();
     store.close();
   });
@@ -216,4 +249,15 @@ export async function serve(config: ServeConfig) {
   }
 
   return app;
+}
+
+/** A line on stderr as a solve starts, every tenth of the way, and at its end (solves of a minute or more are worth following). */
+function coachProgressLine(): (game: string, done: number, total: number) => void {
+  const shown = new Map<string, number>();
+  return (game, done, total) => {
+    const tenth = total > 0 ? Math.floor((10 * done) / total) : 0;
+    if (shown.get(game) === tenth) return;
+    shown.set(game, tenth);
+    process.stderr.write(`dice-tower: coach: solving ${game}, ${tenth * 10} %\n`);
+  };
 }

@@ -11,7 +11,9 @@ import { SeededRandom, TowerError, type Camera, type Tower } from './hardware/in
 import type { DiceReader, DiceReading } from './vision/index.js';
 import type { GameStore } from './storage/index.js';
 import { StoreError } from './storage/index.js';
-import { GAMES, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
+import { GAMES, actingSeat, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
+import type { CoachLibrary } from './coach/library.js';
+import { strongMove } from './coach/strong-bot.js';
 import { replay, effectiveValues, type ReplayStep } from './table-replay.js';
 import { didNotTumble, NO_TUMBLE_PROBLEM, type SeenFrame } from './audit/tumble.js';
 import { buildExport, exportProblem, type GameExport } from './audit/game-export.js';
@@ -56,6 +58,8 @@ export interface TableGame {
   readonly players: readonly string[];
   /** Seats played by the game's bot (empty seats filled by the table). */
   readonly bots: readonly number[];
+  /** How well each bot seat plays, by seat: `simple` (the game's own bot) or `strong` (the coach's optimal policy). */
+  readonly botLevels: Readonly<Record<number, BotLevel>>;
   readonly options: Readonly<Record<string, unknown>>;
   readonly state: unknown;
   /** Every action applied since setup, in order (rolls included), for replay and audit. */
@@ -68,6 +72,10 @@ export interface TableGame {
   readonly createdAt: number;
   readonly updatedAt: number;
 }
+
+/** `simple`: the game's own rule-of-thumb bot; `strong`: the coach's optimal policy (games the coach has solved). */
+export type BotLevel = 'simple' | 'strong';
+export const BOT_LEVELS: readonly BotLevel[] = ['simple', 'strong'];
 
 export type TowerState = 'ready' | 'rolling' | 'fault';
 
@@ -85,6 +93,11 @@ export type TableEvent =
   | { readonly type: 'tower'; readonly status: TowerStatus }
   /** Something the room should know that is not a change of state (a bot that could not move). */
   | { readonly type: 'notice'; readonly gameId: string; readonly message: string };
+
+/** A tower throw as it happens (the event stream, src/integrations): each one started, and each one refused with why. The roll applied is a `game` event. */
+export type RollEvent =
+  | { readonly type: 'roll.started'; readonly gameId: string; readonly attempt: number; readonly count: number; readonly player: number; readonly secret: boolean }
+  | { readonly type: 'roll.refused'; readonly gameId: string; readonly attempt: number; readonly player: number; readonly secret: boolean; readonly problems: readonly string[]; readonly reading: DiceReading };
 
 export interface TableDeps {
   readonly tower: Tower;
@@ -104,10 +117,33 @@ export interface TableDeps {
   readonly botDelayMs?: number;
   /** Seed of the bots' choices. */
   readonly botSeed?: number;
+  /** The coach's solved games, for strong bots (none: only simple bots). */
+  readonly coach?: CoachLibrary;
 }
 
 /** Camera frames kept per game for the scoreboard (most recent rolls). */
 const FRAMES_KEPT = 20;
+
+/** Each bot seat's level (simple unless `levels` says otherwise); a level for a seat that is not a bot is refused. */
+function levelsOf(bots: readonly number[], levels: Readonly<Record<number, BotLevel>> = {}): Readonly<Record<number, BotLevel>> {
+  const out: Record<number, BotLevel> = {};
+  for (const [seat, level] of Object.entries(levels)) {
+    if (!bots.includes(Number(seat))) throw new TableError('table/bad_bot_seat', `Seat ${seat} has a bot level but is not a bot seat.`, 400);
+    if (!BOT_LEVELS.includes(level)) throw new TableError('table/bad_bot_level', `There is no bot level '${String(level)}' (${BOT_LEVELS.join(', ')}).`, 400);
+  }
+  for (const seat of bots) out[seat] = levels[seat] ?? 'simple';
+  return out;
+}
+
+/** The levels of a recorded game; levels the log cannot account for are noted and played simple, never a stop at start. */
+function restoredLevels(id: string, bots: readonly number[], levels: Readonly<Record<number, BotLevel>> | undefined, problems: string[]): Readonly<Record<number, BotLevel>> {
+  try {
+    return levelsOf(bots, levels);
+  } catch (err) {
+    problems.push(`game ${id}: ${errorText(err)}; its bots play simple`);
+    return levelsOf(bots);
+  }
+}
 
 export class Table {
   private readonly games = new Map<string, TableGame>();
@@ -127,6 +163,8 @@ export class Table {
   /** Games whose bot seat is about to move or moving (one bot step at a time per game). */
   private readonly botTimers = new Map<string, { readonly timer: ReturnType<typeof setTimeout>; readonly version: number } | 'moving'>();
   private readonly botRandom: SeededRandom;
+  /** Games whose strong bot was told once that the coach cannot judge its position. */
+  private readonly strongBotWarned = new Set<string>();
   private closed = false;
 
   /**
@@ -161,7 +199,7 @@ export class Table {
   private restore(store: GameStore): void {
     const resumable: string[] = [];
     for (const stored of store.loadGames()) {
-      const { game: gameId, players, bots, options, imported } = stored.created.payload;
+      const { game: gameId, players, bots, botLevels, options, imported } = stored.created.payload;
       const def = this.findGame(gameId);
       if (!def) {
         this.restoreProblems.push(`game ${stored.id}: there is no game called '${gameId}' any more`);
@@ -181,7 +219,7 @@ export class Table {
       }
       const { state, actions, rolls, corrections, updatedAt } = replayed;
       const game: TableGame = {
-        id: stored.id, game: gameId, players: [...players], bots: [...bots], options, state, actions, rolls, corrections,
+        id: stored.id, game: gameId, players: [...players], bots: [...bots], botLevels: restoredLevels(stored.id, bots, botLevels, this.restoreProblems), options, state, actions, rolls, corrections,
         version: 1 + actions.length + corrections.length, createdAt: stored.created.at, updatedAt,
       };
       this.games.set(game.id, game);
@@ -246,6 +284,18 @@ export class Table {
     return () => this.listeners.delete(listener);
   }
 
+  private readonly rollListeners = new Set<(e: RollEvent) => void>();
+
+  /** Listens to tower throws as they happen (the event stream, src/integrations); returns the function that stops listening. */
+  onRoll(listener: (e: RollEvent) => void): () => void {
+    this.rollListeners.add(listener);
+    return () => this.rollListeners.delete(listener);
+  }
+
+  private emitRoll(event: RollEvent): void {
+    for (const listener of this.rollListeners) listener(event);
+  }
+
   list(): TableGame[] {
     return [...this.games.values()];
   }
@@ -266,6 +316,16 @@ export class Table {
     return Object.prototype.hasOwnProperty.call(games, id) ? (games[id] ?? null) : null;
   }
 
+  /** The levels a bot may play `gameId` at here: strong too when the coach has solved the game. */
+  botLevelsFor(gameId: string): readonly BotLevel[] {
+    return this.deps.coach?.games().includes(gameId) ? BOT_LEVELS : ['simple'];
+  }
+
+  /** The coach, when this table has one (hints, analysis, strong bots). */
+  coach(): CoachLibrary | null {
+    return this.deps.coach ?? null;
+  }
+
   /** Every game that can be played here. */
   catalog(): AnyGameDef[] {
     return Object.values(this.deps.games ?? GAMES) as AnyGameDef[];
@@ -277,7 +337,7 @@ export class Table {
     return def;
   }
 
-  create(gameId: string, players: readonly string[], options: Record<string, unknown> = {}, bots: readonly number[] = []): TableGame {
+  create(gameId: string, players: readonly string[], options: Record<string, unknown> = {}, bots: readonly number[] = [], levels: Readonly<Record<number, BotLevel>> = {}): TableGame {
     const def = this.findGame(gameId);
     const reserved = def ? null : findReserved(gameId);
     if (reserved) throw new TableError('table/rules_unavailable', `Rules unavailable for ${reserved.name}: ${reserved.reason}`, 400);
@@ -286,20 +346,38 @@ export class Table {
     if (badBot !== undefined) {
       throw new TableError('table/bad_bot_seat', `Bot seat ${badBot} is not one of the ${players.length} seats (0 to ${players.length - 1}), or is named twice.`, 400);
     }
+    const botLevels = levelsOf(bots, levels);
     let state: unknown;
     try {
       state = def.setup(players, options);
     } catch (err) {
       throw new TableError('game/bad_setup', errorText(err), 400);
     }
+    if (Object.values(botLevels).includes('strong')) this.checkStrongBots(def, options, state);
     const at = this.now();
-    const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], bots: [...bots], options, state, actions: [], rolls: [], corrections: [], version: 1, createdAt: at, updatedAt: at };
-    this.record((store) => store.appendEvent({ gameId: game.id, type: 'game/created', at, payload: { game: gameId, players: game.players, bots: game.bots, options } }));
+    const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], bots: [...bots], botLevels, options, state, actions: [], rolls: [], corrections: [], version: 1, createdAt: at, updatedAt: at };
+    const strong = Object.values(botLevels).includes('strong') ? { botLevels } : {};
+    this.record((store) => store.appendEvent({ gameId: game.id, type: 'game/created', at, payload: { game: gameId, players: game.players, bots: game.bots, ...strong, options } }));
     this.games.set(game.id, game);
     this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
     this.emit({ type: 'game', game });
     this.wakeBot(game.id);
     return game;
+  }
+
+  /**
+   * Refuses strong bots the coach cannot play (no solver, options it cannot
+   * solve, a position outside its solve), and starts the solve at once so the
+   * tables are ready by the bot's first turn.
+   */
+  private checkStrongBots(def: AnyGameDef, options: Readonly<Record<string, unknown>>, state: unknown): void {
+    const coach = this.deps.coach;
+    if (!coach) throw new TableError('table/no_strong_bot', 'This server runs without the coach: only simple bots can play.', 400);
+    const full = { ...def.defaultOptions, ...options };
+    const status = coach.status(def.id, full);
+    if (status.state === 'unavailable' || status.state === 'failed') throw new TableError('table/no_strong_bot', `No strong bot for ${def.name} here: ${status.reason}`, 400);
+    const outside = status.state === 'ready' ? status.policy.outside(state) : null;
+    if (outside) throw new TableError('table/no_strong_bot', `No strong bot for this ${def.name} game: ${outside}`, 400);
   }
 
   /** Stops every pending bot move (on shutdown). */
@@ -310,13 +388,9 @@ export class Table {
     this.botTimers.clear();
   }
 
-  /** The seat that must act now: the thrower of the roll asked for, else the seat whose turn the board shows. */
+  /** The seat that must act now (games/acting-seat.ts). */
   private actingSeat(game: TableGame): number | null {
-    const def = this.definition(game);
-    if (def.result(game.state)) return null;
-    const request = def.diceRequest(game.state);
-    const current = def.board(def.playerView(game.state, null)).current;
-    return current ?? request?.player ?? null;
+    return actingSeat(this.definition(game), game.state);
   }
 
   /** If a bot seat must act in this game, lets it move after the bot delay. */
@@ -340,7 +414,9 @@ export class Table {
       const seat = this.actingSeat(game);
       // Someone acted in the meantime, or it is a person's turn now: the bot does nothing.
       if (game.version !== version || seat === null || !game.bots.includes(seat)) return;
-      const choice = this.definition(game).bot(game.state, () => this.botRandom.next());
+      const choice = await this.botChoice(game, seat);
+      // A strong bot may have waited for the coach's tables: the game must still be where it chose.
+      if (this.get(id).version !== version) return;
       if (choice === null) await this.roll(id);
       else this.act(id, choice);
     } catch (err) {
@@ -356,6 +432,28 @@ export class Table {
       if (this.botTimers.get(id) === 'moving') this.botTimers.delete(id);
     }
     this.wakeBot(id);
+  }
+
+  /**
+   * What the bot in `seat` does now: the game's own bot, or for a strong bot
+   * the first step of the coach's best decision (null: throw). Where the
+   * coach cannot judge the position (outside its solve), the game's own bot
+   * moves and a notice says so, once per game.
+   */
+  private async botChoice(game: TableGame, seat: number): Promise<{ type: string } | null> {
+    const def = this.definition(game);
+    const simple = () => def.bot(game.state, () => this.botRandom.next());
+    if ((game.botLevels[seat] ?? 'simple') === 'simple') return simple();
+    const coach = this.deps.coach;
+    if (!coach) throw new TableError('coach/none', 'This server runs without the coach, so the strong bot cannot play.', 503);
+    const policy = await coach.policy(game.game, { ...def.defaultOptions, ...game.options });
+    const move = strongMove(def, policy, game.state);
+    if (move === null || !('outside' in move)) return move;
+    if (!this.strongBotWarned.has(game.id)) {
+      this.strongBotWarned.add(game.id);
+      this.emit({ type: 'notice', gameId: game.id, message: `The strong bot plays the simple way here: ${move.outside}` });
+    }
+    return simple();
   }
 
   /** The private-page token of every seat of a game (for the links and QR codes the operator hands out). */
@@ -456,6 +554,7 @@ export class Table {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         rolled = attempt;
         this.setTower('rolling', attempt === 1 ? `Rolling ${request.count} dice` : `${lastProblems[0]} — rolling again`, id);
+        this.emitRoll({ type: 'roll.started', gameId: id, attempt, count: request.count, player: request.player, secret: request.secret });
         await this.deps.tower.roll(request.count, request.dice);
         const frame = await this.deps.camera.capture();
         const reading = await this.deps.reader.read(frame, request.count);
@@ -475,11 +574,11 @@ export class Table {
           });
           this.setTower('ready', 'Tower ready', null);
           return updated;
-        } else {
-          lastProblems = reading.problems;
-          // A camera moved since the calibration refuses every roll until the tray is calibrated again: no use rolling on.
-          if (reading.issues?.some((issue) => issue.code === 'camera_moved')) break;
-        }
+        } else lastProblems = reading.problems;
+        // Each refused throw, with why, for the event stream (the valid one has returned above).
+        this.emitRoll({ type: 'roll.refused', gameId: id, attempt, player: request.player, secret: request.secret, problems: lastProblems, reading });
+        // A camera moved since the calibration refuses every roll until the tray is calibrated again: no use rolling on.
+        if (!stuck && !reading.valid && reading.issues?.some((issue) => issue.code === 'camera_moved')) break;
       }
     } catch (err) {
       if (err instanceof TableError) {
@@ -690,7 +789,7 @@ export class Table {
     const [first, ...rest] = exp.events;
     if (first?.type !== 'game/created') throw new TableError('import/tampered', 'The export does not start with its game/created event.', 422);
     if (this.games.has(exp.gameId)) throw new TableError('import/duplicate_game', `A game with id '${exp.gameId}' is already here; it was imported before.`, 409);
-    const { game: gameId, players, bots, options } = first.payload;
+    const { game: gameId, players, bots, botLevels, options } = first.payload;
     const def = this.findGame(gameId);
     if (!def) throw new TableError('import/unknown_game', `The export is a game of '${gameId}', which this server does not have.`, 422);
     const steps = rest.map((e) => {
@@ -716,7 +815,7 @@ export class Table {
     ];
     this.record((store) => store.appendEvents(events));
     const game: TableGame = {
-      id: exp.gameId, game: gameId, players: [...players], bots: [...bots], options, state: replayed.state, actions: [...replayed.actions], rolls: replayed.rolls,
+      id: exp.gameId, game: gameId, players: [...players], bots: [...bots], botLevels: levelsOf(bots, botLevels), options, state: replayed.state, actions: [...replayed.actions], rolls: replayed.rolls,
       corrections: replayed.corrections, version: 1 + replayed.actions.length + replayed.corrections.length, createdAt: first.at, updatedAt: replayed.updatedAt,
     };
     this.games.set(game.id, game);

@@ -11,13 +11,16 @@ import fastifyWebsocket from '@fastify/websocket';
 import AjvCompiler from '@fastify/ajv-compiler';
 import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { TableError, type Table } from '../table.js';
+import { TableError, type BotLevel, type Table } from '../table.js';
 import type { ColouredDie } from '../dice-match.js';
 import { OperatorAuth } from './operator-auth.js';
 import { withRedactedRequests } from './log-redaction.js';
 import { registerFeed, type FeedOptions } from './feed.js';
 import { AuthFailures, tooManyFailures, type AuthFailureLimits } from './auth-failures.js';
 import { registerAuditRoutes } from './audit-routes.js';
+import { registerIntegrationRoutes } from './integration-routes.js';
+import { isKeyToken, type Integrations, type KeyScope } from '../integrations/index.js';
+import { registerCoachRoutes } from './coach-routes.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { IdempotencyKeys, keyProblem } from './idempotency.js';
 import { canonicalJson } from '../storage/index.js';
@@ -52,10 +55,12 @@ export interface AppDeps {
   readonly authFailures?: Partial<AuthFailureLimits>;
   /** The feed's heartbeat and send cap (feed.ts; absent: its defaults). */
   readonly feed?: FeedOptions;
+  /** The event stream, API keys, webhooks and MQTT (src/integrations). Absent: none of their routes, and no API keys. */
+  readonly integrations?: Integrations;
 }
 
-/** Who may use a route: anyone, the operator (Bearer token), a seat (its token), or anyone except for secret rolls (their seat). */
-export type RouteAccess = 'public' | 'operator' | 'seat' | 'public/seat';
+/** Who may use a route: anyone, the operator (Bearer token), a seat (its token), anyone except for secret rolls (their seat), or the operator or a seat. */
+export type RouteAccess = 'public' | 'operator' | 'seat' | 'public/seat' | 'operator/seat';
 
 export interface RouteInfo {
   readonly method: string;
@@ -71,6 +76,8 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** Keys a JSON body may hold in all (body-limits.ts); none: MAX_BODY_KEYS. */
     maxBodyKeys?: number;
+    /** An operator route an API key with this scope may use too (integrations/api-keys.ts). */
+    keyScope?: KeyScope;
   }
 }
 
@@ -197,15 +204,23 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   /** Refuses a request without the operator's token (when one is set). The QR image may carry it as `?operator=`, an <img> cannot send headers. */
   const operatorOnly = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization ?? '';
-    const query = (request.query as { operator?: unknown } | undefined)?.operator;
+    const q = request.query as { operator?: unknown; key?: unknown } | undefined;
+    const query = q?.operator ?? q?.key;
     const given = header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '';
     // A token sent is a guess to count (a missing one guesses nothing: it stays a plain 401).
-    if (failures && given !== '' && auth.enabled) {
-      const retryAfter = await failures.attempt(request.ip, () => auth.check(given) === 'ok');
+    // An API key stands in for the operator on a route that names its scope (config.keyScope); a wrong one counts as a guess.
+    const keys = deps.integrations?.keys;
+    const isKey = keys !== undefined && isKeyToken(given);
+    if (failures && given !== '' && (auth.enabled || isKey)) {
+      const retryAfter = await failures.attempt(request.ip, () => (isKey && keys ? keys.find(given) !== null : auth.check(given) === 'ok'));
       if (retryAfter > 0) {
         reply.header('retry-after', String(retryAfter));
         throw tooManyFailures(failures.limits, retryAfter);
       }
+    }
+    if (isKey) {
+      keys.require(given, request.routeOptions.config.keyScope);
+      return;
     }
     auth.require(given);
   };
@@ -243,8 +258,10 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   };
 
   app.register(async (api) => {
-    registerFeed(api, table, auth, { ...deps.feed, failures });
+    registerFeed(api, table, auth, { ...deps.feed, failures, integrations: deps.integrations });
+    if (deps.integrations) registerIntegrationRoutes(api, deps.integrations, operator);
     registerAuditRoutes(api, table, auth, operator, deps.exportSigner);
+    registerCoachRoutes(api, table, operatorOnly);
 
     api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
       status: 'ok',
@@ -261,12 +278,14 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       table.list().map((g) => gameView(table, g)),
     );
 
-    api.post<{ Body: { game: string; players: string[]; options?: Record<string, unknown>; bots?: number[] } }>(
+    api.post<{ Body: { game: string; players: string[]; options?: Record<string, unknown>; bots?: Array<number | { seat: number; level?: BotLevel }> } }>(
       '/api/games',
       { ...operator, schema: { body: CreateGameBody, response: gameReply(201) } },
       async (request, reply) => {
-        const { game, players, options, bots } = request.body;
-        const created = table.create(game, players, options ?? {}, bots ?? []);
+        const { game, players, options, bots = [] } = request.body;
+        const seats = bots.map((b) => (typeof b === 'number' ? b : b.seat));
+        const levels = Object.fromEntries(bots.flatMap((b) => (typeof b === 'number' || !b.level ? [] : [[b.seat, b.level]])));
+        const created = table.create(game, players, options ?? {}, seats, levels);
         return reply.status(201).send(gameView(table, created));
       },
     );
@@ -277,7 +296,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
     api.post<{ Params: IdParams; Body: { values?: number[]; dice?: ColouredDie[] } | null }>(
       '/api/games/:id/roll',
-      { ...operator, schema: { params: GameIdParams, body: RollBody, response: gameReply(200) } },
+      // Other programs may ask for a roll with an API key of scope rolls:request.
+      { ...operator, config: { ...operator.config, keyScope: 'rolls:request' }, schema: { params: GameIdParams, body: RollBody, response: gameReply(200) } },
       async (request, reply) => once(request, reply, async () => gameView(table, await table.roll(request.params.id, request.body?.values, request.body?.dice))),
     );
 

@@ -13,6 +13,7 @@ import { gameView } from './views.js';
 import type { OperatorAuth } from './operator-auth.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { tooManyFailures, type AuthFailures } from './auth-failures.js';
+import { follow, isKeyToken, type ApiKey, type Integrations } from '../integrations/index.js';
 
 /** Malformed messages (bad JSON, schema, wrong token) a client may send before it is disconnected. */
 export const MAX_STRIKES = 5;
@@ -36,6 +37,8 @@ export interface FeedOptions {
   readonly failures?: AuthFailures | undefined;
   readonly heartbeatMs?: number;
   readonly maxBufferedBytes?: number;
+  /** The event stream and API keys (src/integrations): `subscribe` with `since`, and `auth` with a key. Absent: neither. */
+  readonly integrations?: Integrations | undefined;
 }
 
 type Field = { readonly required: boolean; readonly check: (v: unknown) => string | null; readonly doc: string };
@@ -57,7 +60,7 @@ export const CLIENT_MESSAGES = {
   },
   auth: {
     access: 'anyone',
-    doc: 'Operator token (→ role operator), or a seat token with game and seat (→ that seat: game messages of that game then carry its secret dice).',
+    doc: 'Operator token (→ role operator), an API key (→ role key, with its scopes), or a seat token with game and seat (→ that seat: game messages and stream events of that game then carry its secret dice).',
     fields: {
       token: { required: true, check: str(1, 200), doc: 'operator or seat token' },
       game: { required: false, check: id(64), doc: 'game id, with seat' },
@@ -67,9 +70,10 @@ export const CLIENT_MESSAGES = {
   },
   subscribe: {
     access: 'anyone',
-    doc: 'Only game messages of these games from now on (tower and notice messages always come); "all" for every game.',
+    doc: 'Only game messages of these games from now on (tower and notice messages always come); "all" for every game. With since: the event stream after that seq (event messages, the kept ones first), for the operator, a seat or a key with events:read.',
     fields: {
-      games: { required: true, check: (v: unknown) => (v === 'all' || (Array.isArray(v) && v.length <= 50 && v.every((g) => id(64)(g) === null)) ? null : 'must be "all" or a list of at most 50 game ids'), doc: 'game ids or "all"' },
+      games: { required: false, check: (v: unknown) => (v === 'all' || (Array.isArray(v) && v.length <= 50 && v.every((g) => id(64)(g) === null)) ? null : 'must be "all" or a list of at most 50 game ids'), doc: 'game ids or "all"' },
+      since: { required: false, check: int(0, Number.MAX_SAFE_INTEGER), doc: 'the last event seq seen (0: from the start)' },
       ref: { required: false, check: ref, doc: 'echoed back' },
     },
   },
@@ -86,7 +90,7 @@ export const CLIENT_MESSAGES = {
 export type ClientMessageType = keyof typeof CLIENT_MESSAGES;
 
 /** The messages the server sends, for the README and the tests. */
-export const SERVER_MESSAGES = ['snapshot', 'game', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error'] as const;
+export const SERVER_MESSAGES = ['snapshot', 'game', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error', 'event'] as const;
 
 type Parsed = { ok: true; type: ClientMessageType; body: Record<string, unknown> } | { ok: false; code: string; message: string };
 
@@ -123,6 +127,9 @@ export function parseClientMessage(text: string): Parsed {
     const problem = field.check(body[key]);
     if (problem) return { ok: false, code: 'ws/bad_message', message: `${type}.${key} ${problem}.` };
   }
+  if (type === 'subscribe' && body.games === undefined && body.since === undefined) {
+    return { ok: false, code: 'ws/bad_message', message: 'A subscribe message needs games (ids or "all"), since (an event seq), or both.' };
+  }
   if (type === 'auth' && (body.game === undefined) !== (body.seat === undefined)) {
     return { ok: false, code: 'ws/bad_message', message: 'A seat auth message needs both game and seat (an operator auth has neither).' };
   }
@@ -136,6 +143,10 @@ interface Client {
   sent: number[];
   /** Whether the socket answered the last heartbeat ping. */
   alive: boolean;
+  /** The API key the socket authenticated with (role stays viewer: a key is no operator). */
+  key?: { readonly token: string; readonly key: ApiKey } | undefined;
+  /** Stops its event stream (subscribe with since). */
+  stopStream?: (() => void) | undefined;
 }
 
 export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorAuth, options: FeedOptions = {}): void {
@@ -210,7 +221,10 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
   api.get('/ws', { websocket: true, config: { access: 'public', rateLimit: { max: UPGRADES_PER_MINUTE, timeWindow: 60_000 } } }, (socket, request) => {
     const client: Client = { role: 'viewer', games: null, strikes: 0, sent: [], alive: true };
     clients.set(socket, client);
-    socket.on('close', () => clients.delete(socket));
+    socket.on('close', () => {
+      clients.delete(socket);
+      client.stopStream?.();
+    });
     socket.on('pong', () => {
       client.alive = true;
     });
@@ -230,6 +244,22 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           return send(socket, { type: 'pong', ...replyRef });
         case 'auth': {
           const token = body.token as string;
+          const keys = options.integrations?.keys;
+          if (body.game === undefined && keys && isKeyToken(token)) {
+            // An API key: its scopes, not the operator's rights. A wrong one counts like a wrong operator token.
+            const retryAfter = failures ? failures.retryAfter(request.ip) : 0;
+            if (failures && retryAfter > 0) {
+              const error = tooManyFailures(failures.limits, retryAfter);
+              return refuse(error.code, error.message, body.ref, true, { retryAfter });
+            }
+            const key = keys.find(token);
+            if (!key) {
+              const wrong = () => refuse('auth/bad_key', 'That is not a live API key (unknown or revoked).', body.ref, true);
+              return failures ? failures.limits.wait(failures.fail(request.ip)).then(wrong) : wrong();
+            }
+            client.key = { token, key };
+            return send(socket, { type: 'auth', role: 'key', scopes: key.scopes, ...replyRef });
+          }
           if (body.game === undefined) {
             if (!auth.enabled) return send(socket, { type: 'auth', role: 'operator', ...replyRef });
             // Wrong tokens count per address across sockets (reconnecting gives no fresh tries); over the limit, no token is checked.
@@ -258,9 +288,10 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           }
         }
         case 'subscribe': {
-          const games = body.games === 'all' ? null : (body.games as string[]);
+          const games = body.games === 'all' || body.games === undefined ? null : (body.games as string[]);
           const unknown = games?.find((g) => !table.list().some((t) => t.id === g));
           if (unknown !== undefined) return refuse('table/game_not_found', `There is no game with id '${unknown}'.`, body.ref, false);
+          if (body.since !== undefined) return subscribeStream(body.since as number, replyRef, body.ref);
           client.games = games ? new Set(games) : null;
           return send(socket, { type: 'subscribed', games: games ?? 'all', ...replyRef });
         }
@@ -279,6 +310,44 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           return;
         }
       }
+    };
+    /**
+     * The event stream after seq `since` (integrations/event-stream.ts), as `event` messages: the kept ones, then the
+     * live ones, each once. For the operator, a seat (its own secret dice) or a key with events:read.
+     */
+    const subscribeStream = (since: number, replyRef: Record<string, unknown>, ref: unknown) => {
+      const integrations = options.integrations;
+      if (!integrations) return refuse('ws/no_stream', 'This server keeps no event stream (no data directory).', ref, false);
+      const role = client.role;
+      // Asked again before each event: a revoked key, or an operator demoted by a changed token, stops the stream.
+      const allowed = () => !auth.enabled || client.role !== 'viewer' || (client.key !== undefined && integrations.keys.find(client.key.token)?.scopes.includes('events:read') === true);
+      if (!allowed()) {
+        return refuse('auth/missing_scope', 'The event stream needs the operator token, a seat token, or an API key with the scope events:read: send {"type":"auth","token":"…"} first.', ref, false);
+      }
+      const head = integrations.stream.head();
+      if (since > head) return refuse('events/since_ahead', `The stream ends at seq ${head}; ${since} is past it. Resume from ${head} or less.`, ref, false);
+      client.stopStream?.();
+      const viewer = typeof role === 'object' ? { seat: { gameId: role.game, seat: role.seat } } : {};
+      send(socket, { type: 'subscribed', since, head, ...replyRef });
+      // A long backlog waits for the socket to drain (the send cap would close it otherwise); one that stops reading is let go.
+      client.stopStream = follow(integrations.stream, { since, viewer }, (_event, text) => {
+        // The socket may stay for the scoreboard messages; only the stream stops.
+        if (!allowed()) {
+          client.stopStream?.();
+          client.stopStream = undefined;
+          send(socket, { type: 'error', code: 'auth/stream_stopped', message: 'The event stream stopped: its API key was revoked or the operator token changed; authenticate and subscribe again.' });
+          return true;
+        }
+        deliver(socket, `{"type":"event","v":1,"event":${text}}`);
+        if (socket.readyState !== socket.OPEN || socket.bufferedAmount < maxBufferedBytes / 4) return true;
+        return new Promise<void>((resolve) => {
+          const poll = setInterval(() => {
+            if (socket.readyState === socket.OPEN && socket.bufferedAmount > maxBufferedBytes / 8) return;
+            clearInterval(poll);
+            resolve();
+          }, 10);
+        });
+      }, () => socket.close(1013, 'too far behind in the event stream: resume from the last seq seen'));
     };
     /**
      * Set while a message's answer is still to come (a wrong token's, after its delay): later messages wait for it, so a

@@ -7,7 +7,7 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /** Query parameters that carry a secret. */
-export const SECRET_QUERY_PARAMS: readonly string[] = ['operator', 'token'];
+export const SECRET_QUERY_PARAMS: readonly string[] = ['operator', 'token', 'key'];
 export const REDACTED = '[redacted]';
 
 /** `url` with the value of every secret query parameter replaced (a key that cannot be decoded counts as secret). */

@@ -27,6 +27,9 @@ export const CorrectionView = {
 
 const point = { type: 'object', required: ['x', 'y'], properties: { x: { type: 'number' }, y: { type: 'number' } } } as const;
 
+/** Each bot seat's level, by seat. */
+const BotLevels = { type: 'object', maxProperties: 12, propertyNames: { pattern: '^(0|[1-9][0-9]?)$' }, additionalProperties: { type: 'string', enum: ['simple', 'strong'] } } as const;
+
 /** A game as the API shows it; `state` and `board` are game-specific plain data. */
 export const GameViewSchema = {
   $id: 'GameView',
@@ -38,6 +41,8 @@ export const GameViewSchema = {
     name: { type: 'string' },
     players: { type: 'array', items: { type: 'string' } },
     bots: { type: 'array', items: { type: 'integer' } },
+    /** Each bot seat's level (`simple` or `strong`), by seat. */
+    botLevels: BotLevels,
     secretThrows: { type: 'boolean' },
     /** Present (true) when the record check at start found this game's record changed outside dice-tower. */
     unverified: { type: 'boolean' },
@@ -136,10 +141,27 @@ export const CreateGameBody = {
     game: { type: 'string', minLength: 1, maxLength: 64 },
     players: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', minLength: 1, maxLength: 40 } },
     options: { type: 'object', additionalProperties: true },
-    /** Seats (0-based) the game's bot plays. */
-    bots: { type: 'array', maxItems: 12, uniqueItems: true, items: { type: 'integer', minimum: 0, maximum: 11 } },
+    /** Seats (0-based) the game's bot plays: a seat number (the simple bot), or `{seat, level}`. */
+    bots: {
+      type: 'array',
+      maxItems: 12,
+      items: {
+        anyOf: [
+          { type: 'integer', minimum: 0, maximum: 11 },
+          {
+            type: 'object',
+            required: ['seat'],
+            additionalProperties: false,
+            properties: { seat: { type: 'integer', minimum: 0, maximum: 11 }, level: { type: 'string', enum: ['simple', 'strong'] } },
+          },
+        ],
+      },
+    },
   },
 } as const;
+
+/** Bot seats as the log records them (the levels apart). */
+const BotSeats = { type: 'array', maxItems: 12, uniqueItems: true, items: { type: 'integer', minimum: 0, maximum: 11 } } as const;
 
 export const RollBody = {
   type: ['object', 'null'],
@@ -264,6 +286,7 @@ export const CatalogReply = {
         },
       },
       options: { type: 'array', items: optionSpec },
+      botLevels: { type: 'array', items: { type: 'string' } },
     },
   },
 } as const;
@@ -420,7 +443,8 @@ const exportPayloads = {
     properties: {
       game: { type: 'string', minLength: 1, maxLength: 64 },
       players: CreateGameBody.properties.players,
-      bots: CreateGameBody.properties.bots,
+      bots: BotSeats,
+      botLevels: BotLevels,
       options: { type: 'object' },
     },
   },
@@ -542,4 +566,74 @@ export const GameExportReply = {
   type: 'object',
   required: GameExportSchema.required,
   properties: { ...GameExportSchema.properties, events: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+} as const;
+
+/** A hint is asked for by the operator (Bearer token) or by a seat with its token. */
+export const HintQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { seat: SeatParams.properties.seat, token: SeatQuery.properties.token, operator: { type: 'string', maxLength: 100 } },
+} as const;
+
+const rankedDecision = {
+  type: 'object',
+  required: ['key', 'label', 'actions', 'value', 'loss'],
+  properties: {
+    key: { type: 'string' },
+    label: { type: 'string' },
+    /** The game actions that carry it out, in order; empty: throw the dice. */
+    actions: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    value: { type: 'number' },
+    loss: { type: 'number' },
+  },
+} as const;
+
+const coachMeasure = { type: 'string', enum: ['expectedScore', 'expectedTurnScore', 'expectedPenalty', 'probability', 'winProbability'] } as const;
+
+export const HintReply = {
+  type: 'object',
+  required: ['game', 'seat', 'player', 'measure', 'optimum', 'decisions', 'ms'],
+  properties: {
+    game: { type: 'string' },
+    seat: { type: ['integer', 'null'] },
+    player: { type: ['string', 'null'] },
+    measure: coachMeasure,
+    /** The value of the whole game under optimal play from its start. */
+    optimum: { type: 'number' },
+    /** Best first; empty when the state waits only for dice or the game is over. */
+    decisions: { type: 'array', items: rankedDecision },
+    ms: { type: 'number' },
+  },
+} as const;
+
+const decisionValue = { type: 'object', required: ['key', 'label', 'value'], properties: { key: { type: 'string' }, label: { type: 'string' }, value: { type: 'number' } } } as const;
+
+export const AnalysisReply = {
+  type: 'object',
+  required: ['game', 'name', 'over', 'measure', 'optimum', 'players', 'decisions', 'skipped'],
+  properties: {
+    game: { type: 'string' },
+    name: { type: 'string' },
+    over: { type: 'boolean' },
+    measure: coachMeasure,
+    optimum: { type: 'number' },
+    players: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['seat', 'name', 'decisions', 'totalLoss', 'meanLoss'],
+        properties: { seat: { type: 'integer' }, name: { type: 'string' }, decisions: { type: 'integer' }, totalLoss: { type: 'number' }, meanLoss: { type: 'number' } },
+      },
+    },
+    /** Costliest first. */
+    decisions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['step', 'seat', 'chosen', 'best', 'loss'],
+        properties: { step: { type: 'integer' }, seat: { type: 'integer' }, chosen: decisionValue, best: decisionValue, loss: { type: 'number' } },
+      },
+    },
+    skipped: { type: 'array', items: { type: 'object', required: ['step', 'reason'], properties: { step: { type: 'integer' }, reason: { type: 'string' } } } },
+  },
 } as const;

@@ -3,7 +3,7 @@
  * table's record, with a board laid out for the game being played.
  */
 import { RESERVED_GAMES, type AnyGameDef } from '../games/index.js';
-import { gameResult, type RollRecord, type Table, type TableGame } from '../table.js';
+import { gameResult, type BotLevel, type RollRecord, type Table, type TableGame } from '../table.js';
 import { effectiveValues } from '../table-replay.js';
 
 export interface RollView {
@@ -80,6 +80,7 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     name: def.name,
     players: game.players,
     bots: game.bots,
+    botLevels: game.botLevels,
     /** Some throws are secret: each player follows their own dice on their private page. */
     secretThrows: def.secretThrows === true,
     /** Whether each seat has opened its private page (its QR code is then taken down). */
@@ -127,7 +128,7 @@ export function seatLinks(table: Table, game: TableGame) {
 }
 
 /** The catalog entry of a game: what it is, who can play, what dice, which options. */
-export function catalogEntry(def: AnyGameDef) {
+export function catalogEntry(def: AnyGameDef, botLevels: readonly BotLevel[] = ['simple']) {
   return {
     id: def.id,
     name: def.name,
@@ -138,12 +139,14 @@ export function catalogEntry(def: AnyGameDef) {
     secretThrows: def.secretThrows === true,
     available: true,
     options: def.optionSpecs,
+    /** The levels a bot seat may play at (`strong`: the coach's optimal policy, for the games it has solved). */
+    botLevels,
   };
 }
 
 /** Every playable game, then the reserved ids whose rules are unavailable (listed, not playable). */
 export const catalog = (table: Table) => [
-  ...table.catalog().map(catalogEntry),
+  ...table.catalog().map((def) => catalogEntry(def, table.botLevelsFor(def.id))),
   ...RESERVED_GAMES.map((g) => ({
     id: g.id,
     name: g.name,
@@ -155,6 +158,7 @@ export const catalog = (table: Table) => [
     reason: g.reason,
     dice: { count: 0, colours: [], sizes: [] },
     options: [],
+    botLevels: [],
   })),
 ];
 

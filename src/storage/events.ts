@@ -6,6 +6,8 @@ export interface GameCreatedPayload {
   readonly game: string;
   readonly players: readonly string[];
   readonly bots: readonly number[];
+  /** Bot seats that play other than `simple`, by seat (absent in games made before bot levels: all simple). */
+  readonly botLevels?: Readonly<Record<number, import('../table.js').BotLevel>>;
   readonly options: Readonly<Record<string, unknown>>;
   /** Set when the game was imported from an export: when, and the export's head hash. */
   readonly imported?: { readonly at: number; readonly head: string };

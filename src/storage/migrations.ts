@@ -57,6 +57,67 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO chain_facts (name, value) SELECT 'frames_hashed_from', coalesce(max(seq), 0) + 1 FROM events;
     `,
   },
+  {
+    version: 4,
+    name: 'integrations: the event stream, API keys, webhooks and their deliveries',
+    // Kept apart from the hash-chained game log, which stays as it was: the stream is derived from it (and from the
+    // tower's throws), so a stream event lost in a crash is derived again from the log (stream_facts.log_cursor).
+    // IF NOT EXISTS: a database whose earlier steps were undone and redone keeps what this step made.
+    sql: `
+      CREATE TABLE IF NOT EXISTS stream_events (
+        seq         INTEGER PRIMARY KEY AUTOINCREMENT,  -- the stream's sequence number, never reused
+        id          TEXT    NOT NULL UNIQUE,            -- a UUID, for consumers that keep ids
+        type        TEXT    NOT NULL,                   -- roll.settled, game.created, tower.status...
+        at          INTEGER NOT NULL,                   -- ms since the epoch
+        game_id     TEXT,
+        secret_seat INTEGER,                            -- a secret throw's seat: only it sees data whole
+        source_seq  INTEGER,                            -- the game-log event it was derived from
+        data        TEXT    NOT NULL,                   -- JSON, everything
+        public_data TEXT                                -- JSON as everyone else sees it; NULL: the same as data
+      ) STRICT;
+      CREATE TRIGGER IF NOT EXISTS stream_events_no_update BEFORE UPDATE ON stream_events
+        BEGIN SELECT RAISE(ABORT, 'stream events are append-only: UPDATE refused'); END;
+      CREATE TRIGGER IF NOT EXISTS stream_events_no_delete BEFORE DELETE ON stream_events
+        BEGIN SELECT RAISE(ABORT, 'stream events are append-only: DELETE refused'); END;
+      CREATE TABLE IF NOT EXISTS stream_facts (
+        name  TEXT    PRIMARY KEY,
+        value INTEGER NOT NULL
+      ) STRICT;
+      INSERT OR IGNORE INTO stream_facts (name, value) VALUES ('log_cursor', 0);
+      CREATE TABLE IF NOT EXISTS api_keys (
+        id           TEXT    PRIMARY KEY,
+        name         TEXT    NOT NULL,
+        scopes       TEXT    NOT NULL,                  -- JSON array
+        token_sha256 TEXT    NOT NULL UNIQUE,           -- the token itself is shown once and never kept
+        created_at   INTEGER NOT NULL,
+        revoked_at   INTEGER
+      ) STRICT;
+      CREATE TABLE IF NOT EXISTS webhooks (
+        id          TEXT    PRIMARY KEY,
+        url         TEXT    NOT NULL,
+        types       TEXT    NOT NULL,                   -- JSON array of event types ("*": all)
+        secret      TEXT    NOT NULL,                   -- signs deliveries (HMAC-SHA256)
+        created_at  INTEGER NOT NULL,
+        removed_at  INTEGER,
+        cursor      INTEGER NOT NULL,                   -- last stream seq queued for this hook
+        last_at     INTEGER,
+        last_status INTEGER,
+        last_error  TEXT
+      ) STRICT;
+      CREATE TABLE IF NOT EXISTS webhook_deliveries (
+        hook_id     TEXT    NOT NULL,
+        seq         INTEGER NOT NULL,
+        state       TEXT    NOT NULL,                   -- pending, delivered, failed
+        attempts    INTEGER NOT NULL,
+        first_at    INTEGER NOT NULL,
+        next_at     INTEGER NOT NULL,
+        last_status INTEGER,
+        last_error  TEXT,
+        PRIMARY KEY (hook_id, seq)
+      ) STRICT;
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (state, next_at);
+    `,
+  },
 ];
 
 /**

@@ -2,12 +2,13 @@
 // stepped through with their camera frames and readings; export and import.
 import { drawOutlines } from './reading-overlay.js';
 import { h, SVG_NS } from './dom.js';
+import { analysisSection } from './coach-view.js';
 
 const TOKEN_KEY = 'dice-tower-operator-token';
 const token = () => localStorage.getItem(TOKEN_KEY) ?? '';
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const view = { game: params.get('game'), roll: Number(params.get('roll')) || null, data: null };
+const view = { game: params.get('game'), roll: Number(params.get('roll')) || null, data: null, analysisFor: null, analysis: null };
 
 let toastTimer = 0;
 function toast(message, code = '') {
@@ -123,6 +124,17 @@ function renderGame() {
     h('div', { class: 'roll-viewer' }, h('div', {}, frame), facts),
     h('div', { class: 'roll-list', 'data-testid': 'roll-list' }, ...rolls.map((r) => h('button', { class: 'button small ghost', type: 'button', 'aria-current': String(r.seq === view.roll), onclick: () => go(r.seq) }, r.corrections.length ? `${r.seq}✎` : String(r.seq)))),
   );
+  // The coach's review of the game's decisions, when it has solved this game (once per game opened, not per roll stepped).
+  if (view.analysisFor !== game.id) {
+    view.analysisFor = game.id;
+    view.analysis = null;
+    void analysisSection(game.id)
+      .then((section) => {
+        view.analysis = section;
+        if (section && view.game === game.id) $('game-view').append(section);
+      })
+      .catch((err) => toast(err.message));
+  } else if (view.analysis) $('game-view').append(view.analysis);
 }
 
 async function exportGame(id) {

@@ -5,6 +5,7 @@
 import { PIPS, SVG_NS } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
 import { renderTrust } from './trust.js';
+import { renderCoach } from './coach-view.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -393,6 +394,7 @@ function render() {
   renderCamera(game);
   renderResult(game);
   renderSeatLinks(game);
+  renderCoach($('coach'), game, (state.catalog ?? []).find((g) => g.id === game.game), render);
   renderTrust(game, { tower: state.connected ? state.tower : null, api, operator: operatorToken() !== '' });
 }
 
@@ -515,6 +517,7 @@ function renderSetup(game) {
   picker.disabled = catalog.length === 0;
   const entry = chosenEntry();
   if ($('setup').dataset.game !== (entry?.id ?? '')) fillGameForm(entry);
+  for (const select of $('player-inputs').querySelectorAll('select[name=bot-level]')) select.hidden = !entry?.botLevels?.includes('strong');
   $('start-game').disabled = !entry;
 }
 
@@ -609,6 +612,13 @@ function addPlayerInput(value = '') {
       h('input', { name: 'player', maxlength: 40, value, placeholder: `Player ${n}`, 'aria-label': `Player ${n}`, 'data-testid': `player-name-${n - 1}` }),
       // A bot seat is played by the game's own bot (through the tower), to fill an empty chair.
       h('label', { class: 'bot-seat', title: 'Played by the computer' }, h('input', { type: 'checkbox', name: 'bot', 'data-testid': `player-bot-${n - 1}` }), ' bot'),
+      // Games the coach has solved offer a strong bot: the optimal policy.
+      h(
+        'select',
+        { name: 'bot-level', class: 'bot-level', 'aria-label': `Bot level of player ${n}`, 'data-testid': `player-bot-level-${n - 1}`, hidden: !chosenEntry()?.botLevels?.includes('strong') },
+        h('option', { value: 'simple' }, 'simple bot'),
+        h('option', { value: 'strong' }, 'strong bot (optimal)'),
+      ),
     ),
   );
 }
@@ -641,11 +651,16 @@ $('new-game-form').addEventListener('submit', async (e) => {
     toast('Choose a game first.');
     return;
   }
+  const strongOffered = entry.botLevels?.includes('strong') === true;
   const seats = [...$('player-inputs').querySelectorAll('li')]
-    .map((li) => ({ name: li.querySelector('input[name=player]')?.value.trim() ?? '', bot: li.querySelector('input[name=bot]')?.checked === true }))
+    .map((li) => ({
+      name: li.querySelector('input[name=player]')?.value.trim() ?? '',
+      bot: li.querySelector('input[name=bot]')?.checked === true,
+      level: strongOffered ? (li.querySelector('select[name=bot-level]')?.value ?? 'simple') : 'simple',
+    }))
     .filter((seat) => seat.name);
   const players = seats.map((seat) => seat.name);
-  const bots = seats.flatMap((seat, i) => (seat.bot ? [i] : []));
+  const bots = seats.flatMap((seat, i) => (!seat.bot ? [] : seat.level === 'strong' ? [{ seat: i, level: 'strong' }] : [i]));
   if (players.length < entry.minPlayers) {
     toast(entry.minPlayers === 1 ? 'Enter at least one player name.' : `${entry.name} needs at least ${entry.minPlayers} players.`);
     return;

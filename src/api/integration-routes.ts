@@ -1,0 +1,175 @@
+/**
+ * The routes of the integrations (issue #49): the event stream as
+ * Server-Sent Events and as JSON pages, its JSON Schema, and the operator's
+ * API keys and webhooks. The stream takes the operator token or an API key
+ * with `events:read` (app.ts's operator check, `config.keyScope`); keys and
+ * webhooks are the operator's alone.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { TableError } from '../table.js';
+import { envelope, eventsSchema, follow, isKeyToken, PUBLIC, STREAM_EVENT_TYPES, type Integrations, type KeyScope } from '../integrations/index.js';
+import { KEY_SCOPES } from '../integrations/api-keys.js';
+import type { RouteAccess } from './app.js';
+
+/** Every this often an SSE connection gets a comment line, so proxies and clients know it is alive. */
+export const SSE_HEARTBEAT_MS = 15_000;
+/** Events a JSON page holds at most. */
+export const MAX_PAGE = 1000;
+
+type Guard = { onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>; config: { access: RouteAccess } };
+
+const gameId = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' };
+const hexId = { type: 'string', pattern: '^[0-9a-f]{12}$' };
+const streamQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    since: { type: 'integer', minimum: 0 },
+    types: { type: 'string', maxLength: 400 },
+    game: gameId,
+    // The token may ride in the query for an EventSource, which cannot send headers (redacted in the log).
+    key: { type: 'string', maxLength: 200 },
+    operator: { type: 'string', maxLength: 200 },
+  },
+};
+
+/** `types=roll.settled,tower.status` checked; none: every type. */
+function typesOf(text: string | undefined): Set<string> | undefined {
+  if (text === undefined || text === '') return undefined;
+  const types = text.split(',').map((t) => t.trim());
+  const bad = types.find((t) => !(STREAM_EVENT_TYPES as readonly string[]).includes(t));
+  if (bad !== undefined) throw new TableError('events/bad_type', `'${bad}' is not an event type; the types are ${STREAM_EVENT_TYPES.join(', ')}.`, 400);
+  return new Set(types);
+}
+
+/** Where a consumer resumes: Last-Event-ID (a reconnecting EventSource sends it) before ?since=; a seq past the head is refused. */
+function resumePoint(request: FastifyRequest, since: number | undefined, head: number): number {
+  const header = request.headers['last-event-id'];
+  let from = since ?? head;
+  if (typeof header === 'string' && header !== '') {
+    if (!/^[0-9]{1,15}$/.test(header)) throw new TableError('events/bad_last_event_id', `Last-Event-ID must be the seq of an event (digits), got '${header.slice(0, 40)}'.`, 400);
+    from = Number(header);
+  }
+  if (from > head) {
+    throw new TableError('events/since_ahead', `The stream ends at seq ${head}; ${from} is past it (was this server's data directory replaced?). Resume from ${head} or less.`, 409);
+  }
+  return from;
+}
+
+/** The token a request came with (as app.ts's operator check reads it). */
+function tokenOf(request: FastifyRequest): string {
+  const header = request.headers.authorization ?? '';
+  const q = request.query as { operator?: unknown; key?: unknown } | undefined;
+  const query = q?.operator ?? q?.key;
+  return header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '';
+}
+
+export function registerIntegrationRoutes(api: FastifyInstance, integrations: Integrations, operator: Guard): void {
+  const { stream, keys, webhooks } = integrations;
+  const keyed = (scope: KeyScope): RouteShorthandOptions => ({ onRequest: operator.onRequest, config: { access: 'operator', keyScope: scope } });
+  const open = new Set<() => void>();
+  api.addHook('onClose', async () => {
+    for (const stop of open) stop();
+  });
+
+  api.get('/api/schema/events.json', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(eventsSchema()));
+
+  api.get<{ Querystring: { since?: number; types?: string; game?: string } }>(
+    '/api/events',
+    { ...keyed('events:read'), schema: { querystring: streamQuery } },
+    async (request, reply) => {
+      const types = typesOf(request.query.types);
+      // Without since or Last-Event-ID: from now on (a consumer that wants the history asks for since=0).
+      const since = resumePoint(request, request.query.since, stream.head());
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      // How long a client waits before reconnecting; then from its Last-Event-ID.
+      res.write(`retry: 2000\n: dice-tower events v${eventsSchema().version as number}, after seq ${since}\n\n`);
+      const drained = () => new Promise<void>((resolve) => res.once('drain', resolve));
+      // A stream opened with an API key ends when the key is revoked (checked before each event and each heartbeat).
+      const token = tokenOf(request);
+      const revoked = () => {
+        if (!isKeyToken(token) || keys.find(token) !== null) return false;
+        res.end('event: error\ndata: {"code":"auth/bad_key","message":"The API key was revoked."}\n\n');
+        return true;
+      };
+      const stop = follow(
+        stream,
+        { since, viewer: PUBLIC, types, gameId: request.query.game },
+        (event, text) => revoked() || res.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${text}\n\n`) || drained(),
+        () => res.destroy(),
+      );
+      const heartbeat = setInterval(() => revoked() || res.write(': ping\n\n'), SSE_HEARTBEAT_MS);
+      const end = () => {
+        clearInterval(heartbeat);
+        stop();
+        open.delete(end);
+        if (!res.writableEnded) res.end();
+      };
+      open.add(end);
+      res.on('close', end);
+    },
+  );
+
+  api.get<{ Querystring: { since?: number; limit?: number; types?: string; game?: string } }>(
+    '/api/events/log',
+    { ...keyed('events:read'), schema: { querystring: { ...streamQuery, properties: { ...streamQuery.properties, limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE } } } } },
+    async (request) => {
+      const types = typesOf(request.query.types);
+      const head = stream.head();
+      const since = resumePoint(request, request.query.since ?? 0, head);
+      const limit = request.query.limit ?? 100;
+      const page = stream.read(since, limit);
+      const last = page.length > 0 ? (page[page.length - 1] as { seq: number }).seq : since;
+      const events = page.filter((e) => (!types || types.has(e.type)) && (!request.query.game || e.gameId === request.query.game)).map((e) => envelope(e, PUBLIC));
+      return { head, next: last, more: last < head, events };
+    },
+  );
+
+  // --- API keys ------------------------------------------------------------------------------------------------
+  api.get('/api/keys', { ...operator }, async () => ({ keys: keys.list(), scopes: KEY_SCOPES }));
+
+  api.post<{ Body: { name: string; scopes: string[] } }>(
+    '/api/keys',
+    {
+      ...operator,
+      schema: {
+        body: {
+          type: 'object', additionalProperties: false, required: ['name', 'scopes'],
+          properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, scopes: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', maxLength: 40 } } },
+        },
+      },
+    },
+    async (request, reply) => reply.status(201).send(keys.add(request.body.name, request.body.scopes)),
+  );
+
+  api.post<{ Params: { keyId: string } }>('/api/keys/:keyId/revoke', { ...operator, schema: { params: { type: 'object', required: ['keyId'], properties: { keyId: hexId } } } }, async (request) => ({
+    key: keys.revoke(request.params.keyId),
+  }));
+
+  // --- Webhooks ------------------------------------------------------------------------------------------------
+  api.get('/api/webhooks', { ...operator }, async () => ({ webhooks: webhooks.list() }));
+
+  api.post<{ Body: { url: string; types: string[] } }>(
+    '/api/webhooks',
+    {
+      ...operator,
+      schema: {
+        body: {
+          type: 'object', additionalProperties: false, required: ['url', 'types'],
+          properties: { url: { type: 'string', minLength: 1, maxLength: 2000 }, types: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', maxLength: 40 } } },
+        },
+      },
+    },
+    async (request, reply) => reply.status(201).send(webhooks.add(request.body.url, request.body.types)),
+  );
+
+  api.get<{ Params: { hookId: string } }>('/api/webhooks/:hookId', { ...operator, schema: { params: { type: 'object', required: ['hookId'], properties: { hookId: hexId } } } }, async (request) => ({
+    webhook: webhooks.get(request.params.hookId),
+  }));
+
+  api.post<{ Params: { hookId: string } }>('/api/webhooks/:hookId/remove', { ...operator, schema: { params: { type: 'object', required: ['hookId'], properties: { hookId: hexId } } } }, async (request) => ({
+    webhook: webhooks.remove(request.params.hookId),
+  }));
+}

@@ -1,0 +1,195 @@
+/**
+ * The coach's tables at run time: one policy per game and set of options,
+ * solved on first use in a worker thread (so a roll never waits on a solve),
+ * kept in memory and cached on disk in the data directory (`coach/`), so the
+ * next start loads them in a moment. A damaged cache file is solved again.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { canonicalJson } from '../storage/canonical-json.js';
+import { writeFileAtomic } from '../storage/atomic-file.js';
+import type { AnyCoach } from './index.js';
+import type { Policy, SolvedTables } from './types.js';
+import { decodeTables, encodeTables } from './table-file.js';
+import type { SolveMessage } from './solve-job.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPolicy = Policy<any, { type: string }>;
+
+export type CoachStatus =
+  | { readonly state: 'ready'; readonly policy: AnyPolicy; readonly facts: SolvedTables['facts'] }
+  | { readonly state: 'solving'; readonly done: number; readonly total: number }
+  /** No solver for the game, or none for these options: `reason` says which. */
+  | { readonly state: 'unavailable'; readonly reason: string }
+  | { readonly state: 'failed'; readonly reason: string };
+
+export interface CoachLibraryOptions {
+  /** The coaches by game id. */
+  readonly coaches: Readonly<Record<string, AnyCoach>>;
+  /** Where solved tables are cached (`<data dir>/coach`); null: memory only. */
+  readonly cacheDir: string | null;
+  /** Solve in a worker thread (default) or in this thread (the CLI, which has nothing else to do). */
+  readonly inWorker?: boolean;
+  /** Told of each solve's start, progress and end, for a progress line. */
+  readonly onProgress?: (game: string, done: number, total: number) => void;
+  /** Told when a cache file could not be used and the game is solved again. */
+  readonly onWarning?: (message: string) => void;
+}
+
+interface Entry {
+  status: CoachStatus;
+  readonly waiting: Array<(status: CoachStatus) => void>;
+  worker?: Worker;
+}
+
+export class CoachLibrary {
+  private readonly entries = new Map<string, Entry>();
+  private closed = false;
+
+  constructor(private readonly options: CoachLibraryOptions) {}
+
+  /** The games that have a coach. */
+  games(): string[] {
+    return Object.keys(this.options.coaches);
+  }
+
+  /** Why these options of `game` cannot be coached, or null when they can. */
+  unavailable(game: string, options: unknown): string | null {
+    const coach = this.options.coaches[game];
+    if (!coach) return `The coach has no solver for ${game}.`;
+    return coach.unsupported(options);
+  }
+
+  /**
+   * Where the policy for `game` with `options` stands now. Starts the solve
+   * (or the load from the cache) when it is not there yet; never waits.
+   */
+  status(game: string, options: unknown): CoachStatus {
+    const reason = this.unavailable(game, options);
+    if (reason) return { state: 'unavailable', reason };
+    return this.entry(game, options).status;
+  }
+
+  /** The policy, once solved or loaded; rejects with the reason when there can be none. */
+  async policy(game: string, options: unknown): Promise<AnyPolicy> {
+    const now = this.status(game, options);
+    const done = now.state === 'solving' ? await new Promise<CoachStatus>((resolve) => this.entry(game, options).waiting.push(resolve)) : now;
+    if (done.state === 'ready') return done.policy;
+    throw new Error(done.state === 'solving' ? 'The coach was closed while solving.' : done.reason);
+  }
+
+  /** Stops running solves (at shutdown). */
+  close(): void {
+    this.closed = true;
+    for (const entry of this.entries.values()) void entry.worker?.terminate();
+  }
+
+  private keyOf(game: string, options: unknown): string {
+    const coach = this.options.coaches[game] as AnyCoach;
+    const relevant = coach.tableKey ? coach.tableKey(options) : options;
+    return `${game}-${createHash('sha256').update(canonicalJson(relevant)).digest('hex').slice(0, 16)}`;
+  }
+
+  private entry(game: string, options: unknown): Entry {
+    const key = this.keyOf(game, options);
+    const known = this.entries.get(key);
+    if (known) return known;
+    const entry: Entry = { status: { state: 'solving', done: 0, total: 1 }, waiting: [] };
+    this.entries.set(key, entry);
+    const cached = this.fromCache(game, key, options);
+    if (cached) this.settle(entry, cached);
+    else if (this.options.inWorker === false) this.solveHere(game, key, options, entry);
+    else this.solveInWorker(game, key, options, entry);
+    return entry;
+  }
+
+  private file(key: string): string | null {
+    return this.options.cacheDir ? join(this.options.cacheDir, `${key}.tables.gz`) : null;
+  }
+
+  private fromCache(game: string, key: string, options: unknown): CoachStatus | null {
+    const file = this.file(key);
+    if (!file) return null;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.options.onWarning?.(`coach: cannot read ${file} (${(err as Error).message}); solving ${game} again`);
+      return null;
+    }
+    const tables = decodeTables(bytes, game, key);
+    if ('problem' in tables) {
+      this.options.onWarning?.(`coach: ${file} cannot be used: ${tables.problem}; solving ${game} again`);
+      return null;
+    }
+    return this.ready(game, options, tables);
+  }
+
+  private ready(game: string, options: unknown, tables: SolvedTables): CoachStatus {
+    const coach = this.options.coaches[game] as AnyCoach;
+    return { state: 'ready', policy: coach.restore(options, tables), facts: tables.facts };
+  }
+
+  private solved(game: string, key: string, options: unknown, tables: SolvedTables, entry: Entry): void {
+    const file = this.file(key);
+    if (file) {
+      try {
+        writeFileAtomic(file, encodeTables(game, key, tables));
+      } catch (err) {
+        // Not fatal: the tables are in memory; the next start solves again.
+        this.options.onWarning?.(`coach: cannot cache ${game}'s tables in ${file}: ${(err as Error).message}`);
+      }
+    }
+    this.settle(entry, this.ready(game, options, tables));
+  }
+
+  private settle(entry: Entry, status: CoachStatus): void {
+    entry.status = status;
+    delete entry.worker;
+    for (const resolve of entry.waiting.splice(0)) resolve(status);
+  }
+
+  private solveHere(game: string, key: string, options: unknown, entry: Entry): void {
+    const coach = this.options.coaches[game] as AnyCoach;
+    try {
+      const tables = coach.solve(options, (done, total) => {
+        entry.status = { state: 'solving', done, total };
+        this.options.onProgress?.(game, done, total);
+      });
+      this.solved(game, key, options, tables, entry);
+    } catch (err) {
+      this.settle(entry, { state: 'failed', reason: `The ${game} solve failed: ${(err as Error).message}` });
+    }
+  }
+
+  private solveInWorker(game: string, key: string, options: unknown, entry: Entry): void {
+    const worker = new Worker(new URL('./solve-worker.js', import.meta.url), { workerData: { game, options } });
+    entry.worker = worker;
+    let finished = false;
+    worker.on('message', (message: SolveMessage) => {
+      if (message.type === 'progress') {
+        entry.status = { state: 'solving', done: message.done, total: message.total };
+        this.options.onProgress?.(game, message.done, message.total);
+      } else if (message.type === 'solved') {
+        finished = true;
+        this.solved(game, key, options, message.tables, entry);
+        void worker.terminate();
+      } else {
+        finished = true;
+        this.settle(entry, { state: 'failed', reason: `The ${game} solve failed: ${message.message}` });
+      }
+    });
+    worker.on('error', (err) => {
+      finished = true;
+      this.settle(entry, { state: 'failed', reason: `The ${game} solve failed: ${err.message}` });
+    });
+    worker.on('exit', () => {
+      if (finished) return;
+      // Terminated at shutdown, or died: a later request tries again.
+      if (!this.closed) this.entries.delete(key);
+      this.settle(entry, { state: 'failed', reason: `The ${game} solve stopped before the end.` });
+    });
+  }
+}

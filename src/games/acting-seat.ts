@@ -1,0 +1,11 @@
+import type { AnyGameDef } from './index.js';
+
+/**
+ * The seat that must act now in `state`: the seat whose turn the board shows,
+ * else the thrower of the roll asked for; null once the game is over.
+ */
+export function actingSeat(def: AnyGameDef, state: unknown): number | null {
+  if (def.result(state)) return null;
+  const current = def.board(def.playerView(state, null)).current;
+  return current ?? def.diceRequest(state)?.player ?? null;
+}

@@ -1,0 +1,220 @@
+/**
+ * The coach at the table: the solve cache, hints and analysis through the API,
+ * strong bots, the catalog's levels. Uses the Shut the Box coach (its solve
+ * takes milliseconds); the solvers themselves have their own tests.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { Table, type TableGame } from '../../src/table.js';
+import { buildApp } from '../../src/api/app.js';
+import { CoachLibrary } from '../../src/coach/library.js';
+import { shutTheBoxCoach } from '../../src/coach/shut-the-box.js';
+import { SeededRandom, type Camera, type Frame, type Tower } from '../../src/hardware/index.js';
+import type { DiceReader } from '../../src/vision/index.js';
+import type { AnyCoach } from '../../src/coach/index.js';
+import { shutTheBox } from '../../src/games/index.js';
+
+const frame: Frame = { image: Buffer.from('jpeg'), width: 10, height: 10, capturedAt: 0 };
+
+/** A tower whose camera "reads" seeded random dice, as many as the tower was asked to throw. */
+function seededDice(seed: number): { tower: Tower; camera: Camera; reader: DiceReader } {
+  const random = new SeededRandom(seed);
+  let count = 0;
+  return {
+    tower: { kind: 'test', roll: async (n: number) => void (count = n) },
+    camera: { capture: async () => frame },
+    reader: {
+      read: async () => ({
+        dice: Array.from({ length: count }, (_, i) => ({ value: 1 + Math.floor(random.next() * 6), colour: 'red', center: { x: i, y: 0 }, box: [], size: 8, confidence: 1 })),
+        valid: true,
+        problems: [],
+        width: 10,
+        height: 10,
+        ms: 1,
+      }),
+    },
+  };
+}
+
+const coaches = { 'shut-the-box': shutTheBoxCoach as unknown as AnyCoach };
+const TOKEN = 'coach-test-operator-token-0123456789';
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dice-tower-coach-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the coach library', () => {
+  it('solves in a worker thread, caches the tables on disk and loads them at the next start', async () => {
+    const first = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach') });
+    const full = { ...shutTheBox.defaultOptions, closeRule: 'anyCombination' };
+    expect(first.status('shut-the-box', full).state).toBe('solving');
+    const policy = await first.policy('shut-the-box', full);
+    expect(policy.optimum).toBeGreaterThan(0);
+    expect(readdirSync(join(dir, 'coach'))).toHaveLength(1);
+    first.close();
+
+    const warnings: string[] = [];
+    const second = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), onWarning: (m) => warnings.push(m) });
+    const loaded = second.status('shut-the-box', full);
+    // From the cache: ready at once, the same optimum.
+    expect(loaded.state).toBe('ready');
+    expect(loaded.state === 'ready' && loaded.policy.optimum).toBe(policy.optimum);
+    expect(warnings).toEqual([]);
+  });
+
+  it('solves again, with a warning naming the file, when the cache file is damaged', async () => {
+    const full = shutTheBox.defaultOptions;
+    const first = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), inWorker: false });
+    const optimum = (await first.policy('shut-the-box', full)).optimum;
+    const [file] = readdirSync(join(dir, 'coach'));
+    const path = join(dir, 'coach', file as string);
+    const bytes = readFileSync(path);
+    writeFileSync(path, bytes.subarray(0, bytes.length - 20));
+    const warnings: string[] = [];
+    const second = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), inWorker: false, onWarning: (m) => warnings.push(m) });
+    expect((await second.policy('shut-the-box', full)).optimum).toBe(optimum);
+    expect(warnings.join('\n')).toMatch(new RegExp(`${file}.*cannot be used.*solving shut-the-box again`));
+    // ...and the cache is good again.
+    const third = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), inWorker: false, onWarning: (m) => warnings.push(m) });
+    expect(third.status('shut-the-box', full).state).toBe('ready');
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('says why a game has no coach', () => {
+    const library = new CoachLibrary({ coaches, cacheDir: null });
+    expect(library.status('bluff', {})).toEqual({ state: 'unavailable', reason: 'The coach has no solver for bluff.' });
+  });
+});
+
+describe('hints and analysis through the API', () => {
+  async function setUp() {
+    const coach = new CoachLibrary({ coaches, cacheDir: null, inWorker: false });
+    const table = new Table({ ...seededDice(3), botDelayMs: 0, coach });
+    const app = buildApp({ table, version: 'test', operatorToken: TOKEN });
+    const create = await app.inject({ method: 'POST', url: '/api/games', headers: auth, payload: { game: 'shut-the-box', players: ['Ann', 'Ben'] } });
+    expect(create.statusCode).toBe(201);
+    return { app, table, coach, id: create.json().id as string };
+  }
+
+  it('ranks the closes open after a throw, best first, for the operator and for the seat to move only', async () => {
+    const { app, table, id } = await setUp();
+    await app.inject({ method: 'POST', url: `/api/games/${id}/roll`, headers: auth, payload: { values: [3, 4] } });
+    const hint = await app.inject({ method: 'GET', url: `/api/games/${id}/hint`, headers: auth });
+    expect(hint.statusCode).toBe(200);
+    const body = hint.json();
+    expect(body).toMatchObject({ seat: 0, player: 'Ann', measure: shutTheBoxCoach.measure });
+    expect(body.decisions.length).toBeGreaterThan(1);
+    expect(body.decisions[0].loss).toBe(0);
+    for (let i = 1; i < body.decisions.length; i++) expect(body.decisions[i].loss).toBeGreaterThanOrEqual(body.decisions[i - 1].loss);
+    // Every ranked decision is a legal move of the game.
+    for (const d of body.decisions) for (const action of d.actions) expect(table.definition(table.get(id)).legalActions(table.get(id).state)).toContainEqual(action);
+
+    const tokens = table.seatTokensOf(id);
+    const own = await app.inject({ method: 'GET', url: `/api/games/${id}/hint?seat=0&token=${tokens[0]}` });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().decisions).toEqual(body.decisions);
+    const other = await app.inject({ method: 'GET', url: `/api/games/${id}/hint?seat=1&token=${tokens[1]}` });
+    expect(other.statusCode).toBe(409);
+    expect(other.json().message).toMatch(/not Ben's turn/);
+    const wrong = await app.inject({ method: 'GET', url: `/api/games/${id}/hint?seat=0&token=nope` });
+    expect(wrong.statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: `/api/games/${id}/hint` })).statusCode).toBe(401);
+  });
+
+  it('reviews every decision after the game: the worst choice made is the costliest mistake', async () => {
+    const { app, table, id } = await setUp();
+    const worst: Array<{ key: string; loss: number }> = [];
+    // Both players always take the worst decision the coach ranks; a forced close or a throw with nothing to choose decides nothing.
+    const roll = async () => expect((await app.inject({ method: 'POST', url: `/api/games/${id}/roll`, headers: auth })).statusCode).toBe(200);
+    for (let guard = 0; guard < 200 && !table.definition(table.get(id)).result(table.get(id).state); guard++) {
+      const hint = (await app.inject({ method: 'GET', url: `/api/games/${id}/hint`, headers: auth })).json();
+      const last = hint.decisions[hint.decisions.length - 1];
+      if (hint.decisions.length > 1) worst.push({ key: last.key, loss: last.loss });
+      for (const action of last?.actions ?? []) expect((await app.inject({ method: 'POST', url: `/api/games/${id}/actions`, headers: auth, payload: action })).statusCode).toBe(200);
+      // A choice of dice is carried out by the throw that follows it.
+      if (!last || last.actions.length === 0 || last.key.startsWith('dice:')) await roll();
+    }
+    const analysis = await app.inject({ method: 'GET', url: `/api/games/${id}/analysis` });
+    expect(analysis.statusCode).toBe(200);
+    const body = analysis.json();
+    expect(body.over).toBe(true);
+    expect(body.skipped).toEqual([]);
+    const total = worst.reduce((s, w) => s + w.loss, 0);
+    const reviewed = body.decisions.reduce((s: number, d: { loss: number }) => s + d.loss, 0);
+    expect(reviewed).toBeCloseTo(total, 9);
+    expect(body.decisions[0].loss).toBeCloseTo(Math.max(...worst.map((w) => w.loss)), 9);
+    expect(body.players.map((p: { decisions: number }) => p.decisions).reduce((a: number, b: number) => a + b, 0)).toBe(worst.length);
+    expect(worst.some((w) => w.loss > 0)).toBe(true);
+  });
+
+  it('answers with what to do when there is no coach', async () => {
+    const { app } = await setUp();
+    const bluff = await app.inject({ method: 'POST', url: '/api/games', headers: auth, payload: { game: 'bluff', players: ['Ann', 'Ben'] } });
+    const hint = await app.inject({ method: 'GET', url: `/api/games/${bluff.json().id}/hint`, headers: auth });
+    expect(hint.statusCode).toBe(409);
+    expect(hint.json()).toMatchObject({ code: 'coach/unavailable', message: expect.stringContaining('no solver for bluff') });
+    const analysis = await app.inject({ method: 'GET', url: `/api/games/${bluff.json().id}/analysis` });
+    expect(analysis.statusCode).toBe(409);
+    expect(analysis.json().message).toMatch(/secret throws: its analysis opens when the game is over/);
+  });
+
+  it('lists the bot levels in the catalog and refuses a strong bot where there is none', async () => {
+    const { app } = await setUp();
+    const catalog = (await app.inject({ method: 'GET', url: '/api/games/catalog' })).json() as Array<{ id: string; botLevels: string[] }>;
+    expect(catalog.find((g) => g.id === 'shut-the-box')?.botLevels).toEqual(['simple', 'strong']);
+    expect(catalog.find((g) => g.id === 'bluff')?.botLevels).toEqual(['simple']);
+    const refused = await app.inject({ method: 'POST', url: '/api/games', headers: auth, payload: { game: 'bluff', players: ['Ann', 'Ben'], bots: [{ seat: 1, level: 'strong' }] } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'table/no_strong_bot', message: expect.stringContaining('no solver for bluff') });
+    const badLevel = await app.inject({ method: 'POST', url: '/api/games', headers: auth, payload: { game: 'shut-the-box', players: ['Ann', 'Ben'], bots: [{ seat: 1, level: 'grandmaster' }] } });
+    expect(badLevel.statusCode).toBe(400);
+  });
+});
+
+describe('the strong bot', () => {
+  /** Plays a whole game of bots through the table; returns it once over. */
+  async function playOut(table: Table, id: string): Promise<TableGame> {
+    for (let i = 0; i < 500; i++) {
+      const game = table.get(id);
+      if (table.definition(game).result(game.state)) return game;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error('the bots did not finish the game');
+  }
+
+  it('plays every decision the coach ranks best, so its analysis shows no loss; the simple bot loses some', async () => {
+    const coach = new CoachLibrary({ coaches, cacheDir: null, inWorker: false });
+    const table = new Table({ ...seededDice(11), botDelayMs: 0, coach });
+    const game = table.create('shut-the-box', ['Strong', 'Simple'], { rounds: 3 }, [0, 1], { 0: 'strong' });
+    expect(game.botLevels).toEqual({ 0: 'strong', 1: 'simple' });
+    const over = await playOut(table, game.id);
+    const app = buildApp({ table, version: 'test' });
+    const analysis = (await app.inject({ method: 'GET', url: `/api/games/${over.id}/analysis` })).json();
+    const [strong, simple] = analysis.players;
+    expect(strong.decisions).toBeGreaterThan(0);
+    expect(strong.totalLoss).toBe(0);
+    expect(simple.decisions).toBeGreaterThan(0);
+    expect(simple.totalLoss).toBeGreaterThan(0);
+    table.close();
+  });
+
+  it('keeps its level in the record: after a restart the strong bot is still strong', async () => {
+    const { openStore } = await import('../../src/storage/index.js');
+    const store = openStore(join(dir, 'data'));
+    const coach = new CoachLibrary({ coaches, cacheDir: null, inWorker: false });
+    const table = new Table({ ...seededDice(5), botDelayMs: 60_000, coach, store });
+    const game = table.create('shut-the-box', ['Ann', 'Robo'], {}, [1], { 1: 'strong' });
+    table.close();
+    store.close();
+    const again = openStore(join(dir, 'data'));
+    const restored = new Table({ ...seededDice(5), botDelayMs: 60_000, coach, store: again });
+    expect(restored.get(game.id).botLevels).toEqual({ 1: 'strong' });
+    restored.close();
+    again.close();
+  });
+});
