@@ -353,7 +353,7 @@ export class Table {
     } catch (err) {
       throw new TableError('game/bad_setup', errorText(err), 400);
     }
-    if (Object.values(botLevels).includes('strong')) this.checkStrongBots(def, options, state);
+    if (Object.values(botLevels).includes('strong')) this.checkStrongBots(def, options);
     const at = this.now();
     const game: TableGame = { id: randomUUID(), game: gameId, players: [...players], bots: [...bots], botLevels, options, state, actions: [], rolls: [], corrections: [], version: 1, createdAt: at, updatedAt: at };
     const strong = Object.values(botLevels).includes('strong') ? { botLevels } : {};
@@ -367,17 +367,15 @@ export class Table {
 
   /**
    * Refuses strong bots the coach cannot play (no solver, options it cannot
-   * solve, a position outside its solve), and starts the solve at once so the
-   * tables are ready by the bot's first turn.
+   * solve), and starts the solve at once so the tables are ready by the bot's
+   * first turn. Positions outside the solve (Mexico with four players, Busted
+   * before two players are left) are played by the simple bot, with a notice.
    */
-  private checkStrongBots(def: AnyGameDef, options: Readonly<Record<string, unknown>>, state: unknown): void {
+  private checkStrongBots(def: AnyGameDef, options: Readonly<Record<string, unknown>>): void {
     const coach = this.deps.coach;
     if (!coach) throw new TableError('table/no_strong_bot', 'This server runs without the coach: only simple bots can play.', 400);
-    const full = { ...def.defaultOptions, ...options };
-    const status = coach.status(def.id, full);
+    const status = coach.status(def.id, { ...def.defaultOptions, ...options });
     if (status.state === 'unavailable' || status.state === 'failed') throw new TableError('table/no_strong_bot', `No strong bot for ${def.name} here: ${status.reason}`, 400);
-    const outside = status.state === 'ready' ? status.policy.outside(state) : null;
-    if (outside) throw new TableError('table/no_strong_bot', `No strong bot for this ${def.name} game: ${outside}`, 400);
   }
 
   /** Stops every pending bot move (on shutdown). */
@@ -415,10 +413,12 @@ export class Table {
       // Someone acted in the meantime, or it is a person's turn now: the bot does nothing.
       if (game.version !== version || seat === null || !game.bots.includes(seat)) return;
       const choice = await this.botChoice(game, seat);
-      // A strong bot may have waited for the coach's tables: the game must still be where it chose.
-      if (this.get(id).version !== version) return;
-      if (choice === null) await this.roll(id);
-      else this.act(id, choice);
+      // A strong bot may have waited for the coach's tables: it moves only if the game is still where it chose
+      // (else the wake below looks again: a change made meanwhile found the bot busy and did not wake it).
+      if (this.get(id).version === version) {
+        if (choice === null) await this.roll(id);
+        else this.act(id, choice);
+      }
     } catch (err) {
       // A busy tower is another game's roll: try again shortly. Anything else stops the bot and says why.
       if (err instanceof TableError && err.code === 'tower/busy') {
@@ -446,8 +446,13 @@ export class Table {
     if ((game.botLevels[seat] ?? 'simple') === 'simple') return simple();
     const coach = this.deps.coach;
     if (!coach) throw new TableError('coach/none', 'This server runs without the coach, so the strong bot cannot play.', 503);
-    const policy = await coach.policy(game.game, { ...def.defaultOptions, ...game.options });
-    const move = strongMove(def, policy, game.state);
+    let move: ReturnType<typeof strongMove>;
+    try {
+      move = strongMove(def, await coach.policy(game.game, { ...def.defaultOptions, ...game.options }), game.state);
+    } catch (err) {
+      // The tables could not be had (a failed solve): the game goes on with the simple bot.
+      move = { outside: errorText(err) };
+    }
     if (move === null || !('outside' in move)) return move;
     if (!this.strongBotWarned.has(game.id)) {
       this.strongBotWarned.add(game.id);

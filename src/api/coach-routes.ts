@@ -45,10 +45,12 @@ export function registerCoachRoutes(api: FastifyInstance, table: Table, operator
       const toMove = actingSeat(def, game.state);
       if (token !== undefined && toMove !== seat) throw new TableError('table/not_your_turn', `It is not ${game.players[seat as number] ?? `seat ${seat}`}'s turn: hints are for the player to move.`, 409);
       const policy = policyOf(table, game, reply);
-      const outside = policy.outside(game.state);
+      // A seat is coached on what it may see (no coached game hides anything today; one that does must not leak it).
+      const seen = token !== undefined ? def.playerView(game.state, seat as number) : game.state;
+      const outside = policy.outside(seen);
       if (outside) throw new TableError('coach/outside', `The coach cannot judge this position: ${outside}`, 409);
       const started = performance.now();
-      const decisions = toMove === null ? [] : policy.decisions(game.state);
+      const decisions = toMove === null ? [] : policy.decisions(seen);
       return {
         game: game.id,
         seat: toMove,

@@ -42,6 +42,12 @@ export function analyseGame(def: AnyGameDef, policy: AnyPolicy, players: readonl
   actions.forEach((action, step) => {
     if (state === null) return;
     const key = policy.committed(state, action);
+    const outsideNow = key === null ? policy.outside(state) : null;
+    // Outside the solve the coach names no decision; a choice made there (anything but a hold, or a throw when
+    // something else was open) is counted as skipped, so a game the coach could not follow never reads as flawless.
+    if (outsideNow && action.type !== 'hold' && action.type !== 'release' && (action.type !== 'roll' || def.legalActions(state).length > 0)) {
+      skipped.push({ step, reason: outsideNow });
+    }
     if (key !== null) {
       const outside = policy.outside(state);
       const ranked = outside ? [] : policy.decisions(state);

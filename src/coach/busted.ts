@@ -18,6 +18,7 @@
  */
 import { FIELDS, PRISON, type BustedAction, type BustedOptions, type BustedState } from '../games/busted.js';
 import type { GameCoach, Policy, RankedDecision, SolvedTables, SolveProgress } from './types.js';
+import { otherOptions, pickOptions, rankDecisions } from './rank.js';
 
 /** The fields that are empty or hold their own number, bit by bit. */
 const PLAIN = FIELDS.filter((f) => f !== PRISON);
@@ -153,15 +154,13 @@ const MAX_POSITIONS = 4e6;
 // ---------------------------------------------------------------------------
 // The policy
 
-/** Why a state played under other options than the solved ones cannot be coached, or null. */
-function otherOptions<O extends object>(solved: O, played: O, keys: readonly (keyof O)[]): string | null {
-  const differ = keys.filter((k) => solved[k] !== played[k]);
-  return differ.length === 0 ? null : `The coach solved other options (${differ.map(String).join(', ')}).`;
-}
+
+/** The options the tables depend on. */
+const PLAY_OPTIONS = ['countersPerPlayer', 'turnEndsAfterSeven', 'fillIncludesSeven'] as const;
 
 /** The endgame position of a module state, or why it is not one. */
 function position(state: BustedState, options: BustedOptions): { seats: number; mask: number; prison: number; has: number } | string {
-  const other = otherOptions(options, state.options, ['countersPerPlayer', 'turnEndsAfterSeven', 'fillIncludesSeven']);
+  const other = otherOptions(options, state.options, PLAY_OPTIONS);
   if (other) return other;
   const alive = state.players.filter((p) => p.counters > 0).length;
   if (alive > 2) return `The coach solves Busted once two players are left; ${alive} still have counters.`;
@@ -237,9 +236,7 @@ function policy(options: BustedOptions, solved: SolvedTables): Policy<BustedStat
         { key: 'stop', label: 'Stop and keep the counters', actions: [{ type: 'stop' }], value: c.stop },
         { key: 'throw', label: 'Throw again', actions: [], value: c.again },
       ];
-      list.sort((p, q) => q.value - p.value);
-      const best = list[0]?.value ?? 0;
-      return list.map((d) => ({ ...d, loss: Math.max(0, best - d.value) }));
+      return rankDecisions(list);
     },
     committed(state, action) {
       if (!choice(state)) return null;
@@ -279,6 +276,7 @@ const seatsFor = (options: BustedOptions): number[] => BUSTED_COACH_SEATS.filter
 export const bustedCoach: GameCoach<BustedState, BustedAction, BustedOptions> = {
   game: 'busted',
   measure: 'winProbability',
+  tableKey: (options) => pickOptions(options, PLAY_OPTIONS),
   unsupported(options) {
     if (seatsFor(options).length > 0) return null;
     return `${options.countersPerPlayer} counters each makes the two-player endgame table too big (${positions(options, 2)} positions, at most ${MAX_POSITIONS}).`;

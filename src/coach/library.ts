@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../storage/atomic-file.js';
 import type { AnyCoach } from './index.js';
 import type { Policy, SolvedTables } from './types.js';
 import { decodeTables, encodeTables } from './table-file.js';
-import type { SolveMessage } from './solve-job.js';
+import type { SolveJob, SolveMessage } from './solve-job.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyPolicy = Policy<any, { type: string }>;
@@ -89,13 +89,15 @@ export class CoachLibrary {
   private keyOf(game: string, options: unknown): string {
     const coach = this.options.coaches[game] as AnyCoach;
     const relevant = coach.tableKey ? coach.tableKey(options) : options;
-    return `${game}-${createHash('sha256').update(canonicalJson(relevant)).digest('hex').slice(0, 16)}`;
+    return `${game}-${createHash('sha256').update(canonicalJson([coach.tablesVersion ?? 1, relevant])).digest('hex').slice(0, 16)}`;
   }
 
   private entry(game: string, options: unknown): Entry {
     const key = this.keyOf(game, options);
     const known = this.entries.get(key);
     if (known) return known;
+    // After close (shutdown) nothing new is started.
+    if (this.closed) return { status: { state: 'failed', reason: 'The coach is closed.' }, waiting: [] };
     const entry: Entry = { status: { state: 'solving', done: 0, total: 1 }, waiting: [] };
     this.entries.set(key, entry);
     const cached = this.fromCache(game, key, options);
@@ -124,7 +126,13 @@ export class CoachLibrary {
       this.options.onWarning?.(`coach: ${file} cannot be used: ${tables.problem}; solving ${game} again`);
       return null;
     }
-    return this.ready(game, options, tables);
+    try {
+      return this.ready(game, options, tables);
+    } catch (err) {
+      // Tables of another layout under the same key (a solver changed without its tablesVersion): solve again.
+      this.options.onWarning?.(`coach: ${file} cannot be used: ${(err as Error).message}; solving ${game} again`);
+      return null;
+    }
   }
 
   private ready(game: string, options: unknown, tables: SolvedTables): CoachStatus {
@@ -132,11 +140,12 @@ export class CoachLibrary {
     return { state: 'ready', policy: coach.restore(options, tables), facts: tables.facts };
   }
 
-  private solved(game: string, key: string, options: unknown, tables: SolvedTables, entry: Entry): void {
+  /** Keeps the tables (`bytes`: the cache file, encoded in the worker so the main thread does not gzip 30 MB) and serves them. */
+  private solved(game: string, key: string, options: unknown, tables: SolvedTables, entry: Entry, bytes?: Uint8Array): void {
     const file = this.file(key);
     if (file) {
       try {
-        writeFileAtomic(file, encodeTables(game, key, tables));
+        writeFileAtomic(file, bytes ?? encodeTables(game, key, tables));
       } catch (err) {
         // Not fatal: the tables are in memory; the next start solves again.
         this.options.onWarning?.(`coach: cannot cache ${game}'s tables in ${file}: ${(err as Error).message}`);
@@ -165,7 +174,7 @@ export class CoachLibrary {
   }
 
   private solveInWorker(game: string, key: string, options: unknown, entry: Entry): void {
-    const worker = new Worker(new URL('./solve-worker.js', import.meta.url), { workerData: { game, options } });
+    const worker = new Worker(new URL('./solve-worker.js', import.meta.url), { workerData: { game, key, options, encode: this.options.cacheDir !== null } satisfies SolveJob });
     entry.worker = worker;
     let finished = false;
     worker.on('message', (message: SolveMessage) => {
@@ -174,22 +183,18 @@ export class CoachLibrary {
         this.options.onProgress?.(game, message.done, message.total);
       } else if (message.type === 'solved') {
         finished = true;
-        this.solved(game, key, options, message.tables, entry);
+        this.solved(game, key, options, message.tables, entry, message.file ?? undefined);
         void worker.terminate();
-      } else {
-        finished = true;
-        this.settle(entry, { state: 'failed', reason: `The ${game} solve failed: ${message.message}` });
-      }
+      } else failed(`The ${game} solve failed: ${message.message}`);
     });
-    worker.on('error', (err) => {
-      finished = true;
-      this.settle(entry, { state: 'failed', reason: `The ${game} solve failed: ${err.message}` });
-    });
-    worker.on('exit', () => {
+    // A solve that failed or died (out of memory, terminated) is told to those waiting; a later request tries again.
+    const failed = (reason: string) => {
       if (finished) return;
-      // Terminated at shutdown, or died: a later request tries again.
-      if (!this.closed) this.entries.delete(key);
-      this.settle(entry, { state: 'failed', reason: `The ${game} solve stopped before the end.` });
-    });
+      finished = true;
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+      this.settle(entry, { state: 'failed', reason });
+    };
+    worker.on('error', (err) => failed(`The ${game} solve failed: ${err.message}`));
+    worker.on('exit', () => failed(`The ${game} solve stopped before the end.`));
   }
 }

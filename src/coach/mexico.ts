@@ -14,6 +14,7 @@
  */
 import { throwText, type MexicoAction, type MexicoOptions, type MexicoState } from '../games/mexico.js';
 import type { GameCoach, Policy, RankedDecision, SolvedTables, SolveProgress } from './types.js';
+import { otherOptions, pickOptions, rankDecisions } from './rank.js';
 import { KEYS, MEXICO, N, THROWS, classOf } from './mexico-throws.js';
 import { ThreeLayout, ThreeTables } from './mexico-three.js';
 import { nextSeat } from '../games/small-dice-common.js';
@@ -209,11 +210,9 @@ const threeFits = (o: MexicoOptions): boolean => new ThreeLayout(o).roundSize <=
 // ---------------------------------------------------------------------------
 // The policy
 
-/** Why a state played under other options than the solved ones cannot be coached, or null. */
-function otherOptions<O extends object>(solved: O, played: O, keys: readonly (keyof O)[]): string | null {
-  const differ = keys.filter((k) => solved[k] !== played[k]);
-  return differ.length === 0 ? null : `The coach solved other options (${differ.map(String).join(', ')}).`;
-}
+
+/** The options the tables depend on (a tie's outcome does not change play). */
+const PLAY_OPTIONS = ['throwCapFromLeader', 'nextRoundStarter', 'mexicoCounts', 'lives', 'mexicoPenalty', 'maxThrows'] as const;
 
 function policy(options: MexicoOptions, solved: SolvedTables): Policy<MexicoState, MexicoAction> {
   const at = new Layout(options);
@@ -227,7 +226,7 @@ function policy(options: MexicoOptions, solved: SolvedTables): Policy<MexicoStat
   if (three && (three.win.length !== three.at.winSize || three.round.length !== three.at.roundSize)) throw new RangeError('Mexico three-player tables do not fit these options');
 
   const outside = (state: MexicoState): string | null => {
-    const other = otherOptions(options, state.options, ['throwCapFromLeader', 'nextRoundStarter', 'mexicoCounts', 'lives', 'mexicoPenalty', 'maxThrows']);
+    const other = otherOptions(options, state.options, PLAY_OPTIONS);
     if (other) return other;
     const alive = state.players.filter((p) => p.lives > 0).length;
     if (alive > 3 || (alive === 3 && !three)) return `The coach solves Mexico for ${three ? 'two or three' : 'two'} players; ${alive} are still in the game.`;
@@ -282,10 +281,8 @@ function policy(options: MexicoOptions, solved: SolvedTables): Policy<MexicoStat
         { key: 'stop', label: `Stop on ${shown}`, actions: [{ type: 'stop' }], value: c.stop },
         { key: 'throw', label: `Throw again (${shown} no longer counts)`, actions: [], value: c.again },
       ];
-      // Stable sort: on a tie stop stays first.
-      list.sort((p, q) => q.value - p.value);
-      const best = list[0]?.value ?? 0;
-      return list.map((d) => ({ ...d, loss: Math.max(0, best - d.value) }));
+      // A stable sort: on a tie stop stays first.
+      return rankDecisions(list);
     },
     committed(state, action) {
       const c = choices(state);
@@ -299,6 +296,7 @@ function policy(options: MexicoOptions, solved: SolvedTables): Policy<MexicoStat
 export const mexicoCoach: GameCoach<MexicoState, MexicoAction, MexicoOptions> = {
   game: 'mexico',
   measure: 'winProbability',
+  tableKey: (options) => pickOptions(options, PLAY_OPTIONS),
   unsupported(options) {
     if (pairs(options) > MAX_PAIRS) {
       return `${options.lives} lives with ${options.maxThrows} throws${options.throwCapFromLeader ? ' and the throw cap' : ''} needs ${Math.round((pairs(options) * 16) / 1e6)} MB of tables; fewer lives or throws are fine.`;

@@ -9,6 +9,7 @@
  * expected points still to come. In a multi-player game each card is played
  * as solitaire, the standard criterion.
  */
+import { rankDecisions } from './rank.js';
 import type { GameCoach, Policy, RankedDecision, SolvedTables } from './types.js';
 import {
   DICE,
@@ -173,14 +174,13 @@ export function scorecardCoach<C extends string, S extends ScorecardStateLike<C>
           out.push({ key: keepKey(kept), label: keepLabel(kept), actions, value: now + (keep[k] as number) });
         }
       }
-      out.sort((a, b) => b.value - a.value);
-      const best = out[0]?.value ?? 0;
-      return out.map((d) => ({ ...d, loss: Math.max(0, best - d.value) }));
+      return rankDecisions(out);
     };
 
     const committed = (state: S, action: A): string | null => {
       const a = action as ScorecardActionLike<C>;
-      if (a.type === 'score') return `score:${a.category}`;
+      // A forced row (the only one open, or forced order) decides nothing: it would flatter the mean loss.
+      if (a.type === 'score') return decisions(state).length > 1 ? `score:${a.category}` : null;
       if (a.type !== 'roll' || state.throwsTaken < 1 || state.throwsTaken >= model.throws || state.held.every(Boolean)) return null;
       const kept = state.dice.flatMap((d, i) => (state.held[i] && d !== null ? [d] : []));
       return keepKey(kept);
@@ -192,6 +192,7 @@ export function scorecardCoach<C extends string, S extends ScorecardStateLike<C>
   return {
     game: game.id,
     measure: 'expectedScore',
+    tableKey: (options) => game.playKey(options),
     unsupported: (options) => game.unsupported(options),
     solve(options, progress) {
       const reason = game.unsupported(options);

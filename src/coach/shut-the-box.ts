@@ -22,6 +22,7 @@ import {
   type ShutTheBoxState,
 } from '../games/shut-the-box.js';
 import type { GameCoach, Policy, RankedDecision, SolvedTables } from './types.js';
+import { otherOptions, pickOptions, rankDecisions } from './rank.js';
 import { fracAdd, fracLess, fracScale, fracText, fracValue, fraction, type Fraction } from './shut-the-box-fraction.js';
 
 /** Sets of open boxes, bit b-1 for box b. */
@@ -145,11 +146,6 @@ export function shutTheBoxExpectedPenalty(options: ShutTheBoxOptions = shutTheBo
 // ---------------------------------------------------------------------------
 // The policy
 
-/** Why a state played under other options than the solved ones cannot be coached, or null. */
-function otherOptions<O extends object>(solved: O, played: O, keys: readonly (keyof O)[]): string | null {
-  const differ = keys.filter((k) => solved[k] !== played[k]);
-  return differ.length === 0 ? null : `The coach solved other options (${differ.map(String).join(', ')}).`;
-}
 
 /** The options that change a turn's play (rounds and ties do not). */
 const PLAY_OPTIONS = ['closeRule', 'twoDiceAfterTopClosed', 'oneDieChoice', 'oneDieUnlock', 'partialUse'] as const;
@@ -176,11 +172,7 @@ function policy(options: ShutTheBoxOptions, tables: SolvedTables, by: 'expectedP
 
   const low = by === 'expectedPenalty';
   const ranked = low ? penalty : shut;
-  const rank = (list: Array<Omit<RankedDecision<ShutTheBoxAction>, 'loss'>>): RankedDecision<ShutTheBoxAction>[] => {
-    const sorted = [...list].sort((a, b) => (low ? a.value - b.value : b.value - a.value));
-    const best = sorted[0]?.value ?? 0;
-    return sorted.map((d) => ({ ...d, loss: Math.max(0, low ? d.value - best : best - d.value) }));
-  };
+  const rank = (list: Array<Omit<RankedDecision<ShutTheBoxAction>, 'loss'>>): RankedDecision<ShutTheBoxAction>[] => rankDecisions(list, low ? 'lower' : 'higher');
 
   const closeDecisions = (state: ShutTheBoxState): RankedDecision<ShutTheBoxAction>[] => {
     const open = maskOf(state.open);
@@ -245,6 +237,7 @@ export const shutTheBoxChancePolicy = (options: ShutTheBoxOptions, tables: Solve
 export const shutTheBoxCoach: GameCoach<ShutTheBoxState, ShutTheBoxAction, ShutTheBoxOptions> = {
   game: 'shut-the-box',
   measure: 'expectedPenalty',
+  tableKey: (options) => pickOptions(options, PLAY_OPTIONS),
   unsupported: () => null,
   solve(options) {
     const started = performance.now();

@@ -4,15 +4,20 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { findCoach } from './index.js';
+import { encodeTables } from './table-file.js';
 
 export interface SolveJob {
   readonly game: string;
+  /** The cache key, for the file's header. */
+  readonly key: string;
   readonly options: unknown;
+  /** Encode the cache file here too (gzip of up to 30 MB: not on the main thread). */
+  readonly encode: boolean;
 }
 
 export type SolveMessage =
   | { readonly type: 'progress'; readonly done: number; readonly total: number }
-  | { readonly type: 'solved'; readonly tables: import('./types.js').SolvedTables }
+  | { readonly type: 'solved'; readonly tables: import('./types.js').SolvedTables; readonly file: Uint8Array | null }
   | { readonly type: 'failed'; readonly message: string };
 
 const job = workerData as SolveJob;
@@ -29,8 +34,9 @@ try {
     last = now;
     port.postMessage({ type: 'progress', done, total } satisfies SolveMessage);
   });
-  const buffers = [...new Set(Object.values(tables.arrays).map((a) => a.buffer as ArrayBuffer))];
-  port.postMessage({ type: 'solved', tables } satisfies SolveMessage, buffers);
+  const file = job.encode ? encodeTables(job.game, job.key, tables) : null;
+  const buffers = [...new Set([...Object.values(tables.arrays).map((a) => a.buffer as ArrayBuffer), ...(file ? [file.buffer as ArrayBuffer] : [])])];
+  port.postMessage({ type: 'solved', tables, file } satisfies SolveMessage, buffers);
 } catch (err) {
   port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies SolveMessage);
 }

@@ -25,6 +25,7 @@
  */
 import { canScore, scoreSet, scoringSets, tenThousand, type TenThousandAction, type TenThousandOptions, type TenThousandState } from '../games/ten-thousand.js';
 import type { GameCoach, Policy, RankedDecision, SolvedTables, SolveProgress } from './types.js';
+import { otherOptions, pickOptions, rankDecisions } from './rank.js';
 
 export const DICE = 6;
 /** Turn totals from here up are banked at once by the solve. */
@@ -166,11 +167,6 @@ const MAX_SLOTS = 8000;
 // ---------------------------------------------------------------------------
 // The policy
 
-/** Why a state played under other options than the solved ones cannot be coached, or null. */
-function otherOptions<O extends object>(solved: O, played: O, keys: readonly (keyof O)[]): string | null {
-  const differ = keys.filter((k) => solved[k] !== played[k]);
-  return differ.length === 0 ? null : `The coach solved other options (${differ.map(String).join(', ')}).`;
-}
 
 /** The options that change a turn's play or value (the target and the break do not). */
 const TURN_OPTIONS = [
@@ -197,11 +193,7 @@ function policy(options: TenThousandOptions, solved: SolvedTables): Policy<TenTh
     otherOptions(options, state.options, TURN_OPTIONS) ??
     (state.endTriggeredBy !== null && !state.over ? 'Last round: the coach maximises the points of a turn, not the chance to overtake the leader.' : null);
 
-  const rank = (list: Array<Omit<RankedDecision<TenThousandAction>, 'loss'>>): RankedDecision<TenThousandAction>[] => {
-    list.sort((p, q) => q.value - p.value);
-    const best = list[0]?.value ?? 0;
-    return list.map((d) => ({ ...d, loss: Math.max(0, best - d.value) }));
-  };
+  const rank = (list: Array<Omit<RankedDecision<TenThousandAction>, 'loss'>>): RankedDecision<TenThousandAction>[] => rankDecisions(list);
 
   const keepKey = (state: TenThousandState, slots: readonly number[]): string =>
     `keep:${slots
@@ -255,6 +247,7 @@ function policy(options: TenThousandOptions, solved: SolvedTables): Policy<TenTh
 export const tenThousandCoach: GameCoach<TenThousandState, TenThousandAction, TenThousandOptions> = {
   game: 'ten-thousand',
   measure: 'expectedTurnScore',
+  tableKey: (options) => pickOptions(options, TURN_OPTIONS),
   unsupported(options) {
     const step = pointStep(options);
     if (TURN_CAP / step > MAX_SLOTS) return `Scores in steps of ${step} points make the turn table too fine; straight and three-pairs values that are multiples of 10 are fine.`;

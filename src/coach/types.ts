@@ -74,6 +74,12 @@ export interface GameCoach<State, Action, Options> {
   /** The part of the options the tables depend on (cache key); absent: all of them. */
   tableKey?(options: Options): unknown;
   /**
+   * The version of the tables' layout and values, in the cache key: raise it
+   * whenever the solver changes what it computes, so no cached table of an
+   * earlier solver is ever served (absent: 1).
+   */
+  readonly tablesVersion?: number;
+  /**
    * Solves the game for these options. Pure and synchronous (run it in a
    * worker thread for the big tables); `progress` is called now and then.
    * The tables it returns are plain typed arrays so they can be cached on disk

@@ -85,8 +85,5 @@ describe('Cameroon coach', () => {
     expect(policy.decisions(s)[0]?.actions).toEqual([]);
     expect(policy.outside(s)).toBeNull();
     expect(policy.outside(cameroon.setup(['A'], opts({ cameroonValues: 'french' })))).toMatch(/other options/);
-    const t0 = performance.now();
-    for (let i = 0; i < 100; i++) policy.decisions(s);
-    expect((performance.now() - t0) / 100).toBeLessThan(5);
   });
 });

@@ -14,7 +14,9 @@ import { shutTheBoxCoach } from '../../src/coach/shut-the-box.js';
 import { SeededRandom, type Camera, type Frame, type Tower } from '../../src/hardware/index.js';
 import type { DiceReader } from '../../src/vision/index.js';
 import type { AnyCoach } from '../../src/coach/index.js';
-import { shutTheBox } from '../../src/games/index.js';
+import { mexico, shutTheBox } from '../../src/games/index.js';
+import { mexicoCoach } from '../../src/coach/mexico.js';
+import { encodeTables } from '../../src/coach/table-file.js';
 
 const frame: Frame = { image: Buffer.from('jpeg'), width: 10, height: 10, capturedAt: 0 };
 
@@ -83,6 +85,34 @@ describe('the coach library', () => {
     const third = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), inWorker: false, onWarning: (m) => warnings.push(m) });
     expect(third.status('shut-the-box', full).state).toBe('ready');
     expect(warnings).toHaveLength(1);
+  });
+
+  it('solves again when a cache file under the right key holds tables of another layout (a solver changed)', async () => {
+    const full = shutTheBox.defaultOptions;
+    const first = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), inWorker: false });
+    const optimum = (await first.policy('shut-the-box', full)).optimum;
+    const [file] = readdirSync(join(dir, 'coach'));
+    const key = (file as string).replace('.tables.gz', '');
+    writeFileSync(join(dir, 'coach', file as string), encodeTables('shut-the-box', key, { arrays: { penalty: new Float64Array(3) }, facts: {} }));
+    const warnings: string[] = [];
+    const second = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), inWorker: false, onWarning: (m) => warnings.push(m) });
+    expect((await second.policy('shut-the-box', full)).optimum).toBe(optimum);
+    expect(warnings.join('\n')).toMatch(/cannot be used: Shut the Box tables lack .*solving shut-the-box again/);
+  });
+
+  it('shares one solve between options that differ only where the tables do not (ties, rounds)', () => {
+    const library = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), inWorker: false });
+    library.status('shut-the-box', shutTheBox.defaultOptions);
+    library.status('shut-the-box', { ...shutTheBox.defaultOptions, rounds: 5, endTie: 'noWinner' });
+    expect(readdirSync(join(dir, 'coach'))).toHaveLength(1);
+    library.status('shut-the-box', { ...shutTheBox.defaultOptions, closeRule: 'anyCombination' });
+    expect(readdirSync(join(dir, 'coach'))).toHaveLength(2);
+  });
+
+  it('starts nothing after it is closed', () => {
+    const library = new CoachLibrary({ coaches, cacheDir: null });
+    library.close();
+    expect(library.status('shut-the-box', shutTheBox.defaultOptions)).toEqual({ state: 'failed', reason: 'The coach is closed.' });
   });
 
   it('says why a game has no coach', () => {
@@ -201,6 +231,20 @@ describe('the strong bot', () => {
     expect(simple.decisions).toBeGreaterThan(0);
     expect(simple.totalLoss).toBeGreaterThan(0);
     table.close();
+  });
+
+  it('moves once its tables are solved even when the game changed while it waited for them', async () => {
+    // A worker solve takes a while: the operator throws for the bot meanwhile (its first throw of the round).
+    const coach = new CoachLibrary({ coaches: { mexico: mexicoCoach as unknown as AnyCoach }, cacheDir: null });
+    const table = new Table({ ...seededDice(4), botDelayMs: 0, coach });
+    const game = table.create('mexico', ['Robo', 'Ann'], {}, [0], { 0: 'strong' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(coach.status('mexico', mexico.defaultOptions).state).toBe('solving');
+    const thrown = await table.roll(game.id, [6, 5]);
+    // The bot decides on 6 5 (stop or throw again) by itself once the tables are there.
+    await expect.poll(() => table.get(game.id).version, { timeout: 30_000, interval: 50 }).toBeGreaterThan(thrown.version);
+    table.close();
+    coach.close();
   });
 
   it('keeps its level in the record: after a restart the strong bot is still strong', async () => {

@@ -117,8 +117,5 @@ describe('Dice Poker coach', () => {
     expect(policy.outside(dicePoker.setup(['Solo'], DEFAULT_OPTIONS))).toMatch(/other options/);
     expect(dicePokerCoach.unsupported(opts({ turns: 13 }))).toMatch(/one turn per row/);
     expect(dicePokerCoach.unsupported(DEFAULT_OPTIONS)).toBeNull();
-    const t0 = performance.now();
-    for (let i = 0; i < 50; i++) policy.decisions(s);
-    expect((performance.now() - t0) / 50).toBeLessThan(5);
   });
 });
