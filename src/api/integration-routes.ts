@@ -69,7 +69,7 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
   const keyed = (scope: KeyScope): RouteShorthandOptions => ({ onRequest: operator.onRequest, config: { access: 'operator', keyScope: scope } });
   const open = new Set<() => void>();
   api.addHook('onClose', async () => {
-    for (const stop of open) stop();
+    for (const end of open) end();
   });
 
   api.get('/api/schema/events.json', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(eventsSchema()));
@@ -89,26 +89,37 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
       const drained = () => new Promise<void>((resolve) => res.once('drain', resolve));
       // A stream opened with an API key ends when the key is revoked (checked before each event and each heartbeat).
       const token = tokenOf(request);
-      const revoked = () => {
+      let ended = false;
+      let stop: (() => void) | null = null;
+      /** Stops following and the heartbeat, and ends the response (`last`: its last words) unless it already ended. */
+      const end = (last = '') => {
+        if (ended) return;
+        ended = true;
+        clearInterval(heartbeat);
+        stop?.();
+        open.delete(end);
+        if (!res.writableEnded) res.end(last);
+      };
+      /** Whether nothing more may be written: the response has ended, or its key was revoked (which ends it). */
+      const over = () => {
+        if (ended || res.writableEnded || res.destroyed) return true;
         if (!isKeyToken(token) || keys.find(token) !== null) return false;
-        res.end('event: error\ndata: {"code":"auth/bad_key","message":"The API key was revoked."}\n\n');
+        end('event: error\ndata: {"code":"auth/bad_key","message":"The API key was revoked."}\n\n');
         return true;
       };
-      const stop = follow(
+      const heartbeat = setInterval(() => over() || res.write(': ping\n\n'), SSE_HEARTBEAT_MS);
+      open.add(end);
+      stop = follow(
         stream,
         { since, viewer: PUBLIC, types, gameId: request.query.game },
-        (event, text) => revoked() || res.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${text}\n\n`) || drained(),
+        (event, text) => over() || res.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${text}\n\n`) || drained(),
         () => res.destroy(),
       );
-      const heartbeat = setInterval(() => revoked() || res.write(': ping\n\n'), SSE_HEARTBEAT_MS);
-      const end = () => {
-        clearInterval(heartbeat);
-        stop();
-        open.delete(end);
-        if (!res.writableEnded) res.end();
-      };
-      open.add(end);
-      res.on('close', end);
+      // Ended while the backlog was being sent (follow sends what it can at once): stop now.
+      if (ended) stop();
+      res.on('close', () => end());
+      // A socket that fails (reset by the client) ends the stream; never an unhandled 'error'.
+      res.on('error', () => end());
     },
   );
 

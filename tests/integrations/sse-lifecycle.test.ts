@@ -1,0 +1,44 @@
+/**
+ * The SSE stream's life on the app listening in this process: a key revoked
+ * while its stream is open, the app closed with a stream open, and the
+ * resume point a stream gives before its first event.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { appFixture, type AppFixture } from './app-fixture.js';
+import { call, OPERATOR, sleep, sse, until } from './helpers.js';
+
+let f: AppFixture | null = null;
+afterEach(async () => {
+  await f?.close();
+  f = null;
+});
+
+const keyOf = async (fixture: AppFixture) => (await call(fixture.url, 'POST', '/api/keys', OPERATOR, { name: 'lifecycle', scopes: ['events:read'] })).body as { key: { id: string }; token: string };
+
+describe('an SSE stream', () => {
+  it('of a key revoked ends at its next events, and the server lives on (no write after the end)', async () => {
+    f = await appFixture();
+    const errors: unknown[] = [];
+    const onError = (err: unknown) => errors.push(err);
+    process.on('uncaughtException', onError);
+    try {
+      const { key, token } = await keyOf(f);
+      const game = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Ann'] })).body.id as string;
+      const s = await sse(f.url, token);
+      expect(s.status).toBe(200);
+      await sleep(100);
+      expect((await call(f.url, 'POST', `/api/keys/${key.id}/revoke`)).status).toBe(200);
+      // A tower roll: roll.started, tower statuses and roll.settled, several in one tick.
+      expect((await call(f.url, 'POST', `/api/games/${game}/roll`)).status).toBe(200);
+      await until('the stream to end', () => s.state.ended, 5_000);
+      await sleep(200);
+      expect(errors).toEqual([]);
+      expect(s.events).toEqual([]);
+      expect(s.state.raw).toContain('"code":"auth/bad_key"');
+      // Still serving.
+      expect((await call(f.url, 'GET', '/api/health')).status).toBe(200);
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+  });
+});
