@@ -68,7 +68,8 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
   const { stream, keys, webhooks } = integrations;
   const keyed = (scope: KeyScope): RouteShorthandOptions => ({ onRequest: operator.onRequest, config: { access: 'operator', keyScope: scope } });
   const open = new Set<() => void>();
-  api.addHook('onClose', async () => {
+  // Before the server stops listening: server.close() waits for every connection, an SSE stream's too, so they end first.
+  api.addHook('preClose', async () => {
     for (const end of open) end();
   });
 

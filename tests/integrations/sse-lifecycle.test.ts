@@ -41,4 +41,17 @@ describe('an SSE stream', () => {
       process.off('uncaughtException', onError);
     }
   });
+
+  it('open does not hold up closing the app', async () => {
+    f = await appFixture();
+    const { token } = await keyOf(f);
+    const s = await sse(f.url, token, { since: 0 });
+    expect(s.status).toBe(200);
+    await sleep(100);
+    const started = Date.now();
+    const closed = await Promise.race([f.app.close().then(() => true), sleep(3_000).then(() => false)]);
+    expect(closed, 'app.close() resolved').toBe(true);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await until('the stream to end', () => s.state.ended, 2_000);
+  });
 });
