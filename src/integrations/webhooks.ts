@@ -88,6 +88,7 @@ export class Webhooks {
   private closed = false;
   private readonly unsubscribe: () => void;
   private readonly idle = new Set<() => void>();
+  private readonly dueRows: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
@@ -103,6 +104,12 @@ export class Webhooks {
       now: options.now ?? Date.now,
       userAgent: options.userAgent ?? 'dice-tower',
     };
+    this.dueRows = db.prepare(`
+      SELECT hook_id, seq, attempts, first_at FROM (
+        SELECT d.hook_id, d.seq, d.attempts, d.first_at, ROW_NUMBER() OVER (PARTITION BY d.hook_id ORDER BY d.seq) AS n
+        FROM webhook_deliveries d JOIN webhooks h ON h.id = d.hook_id
+        WHERE d.state = 'pending' AND d.next_at <= ? AND h.removed_at IS NULL
+      ) WHERE n <= ? ORDER BY n, seq`);
     // Queued after the event is kept, on the next turn: the roll that made it does not wait for the queue either.
     this.unsubscribe = stream.subscribe(() => this.soon());
     this.soon();
@@ -235,9 +242,9 @@ export class Webhooks {
     const now = this.opts.now();
     const free = this.opts.concurrency - this.sending.size;
     if (free > 0) {
-      const due = this.db
-        .prepare("SELECT d.hook_id, d.seq, d.attempts, d.first_at FROM webhook_deliveries d JOIN webhooks h ON h.id = d.hook_id WHERE d.state = 'pending' AND d.next_at <= ? AND h.removed_at IS NULL ORDER BY d.seq LIMIT ?")
-        .all(now, free + this.sending.size) as DeliveryRow[];
+      // Each live hook's first `perHook` due deliveries (those in flight among them), its oldest first, then the next
+      // hook's...: one hook's backlog (a dead receiver's) cannot fill the window and hold the other hooks back.
+      const due = this.dueRows.all(now, this.opts.perHook) as DeliveryRow[];
       for (const d of due) {
         const key = `${d.hook_id}:${d.seq}`;
         if (this.sending.has(key) || (this.inFlight.get(d.hook_id) ?? 0) >= this.opts.perHook || this.sending.size >= this.opts.concurrency) continue;
