@@ -85,8 +85,9 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-      // How long a client waits before reconnecting; then from its Last-Event-ID.
-      res.write(`retry: 2000\n: dice-tower events v${eventsSchema().version as number}, after seq ${since}\n\n`);
+      // How long a client waits before reconnecting, then from its Last-Event-ID; and the resume point itself, so an
+      // EventSource that reconnects before any event came resumes from here, not from its new "now".
+      res.write(`retry: 2000\nid: ${since}\n: dice-tower events v${eventsSchema().version as number}, after seq ${since}\n\n`);
       const drained = () => new Promise<void>((resolve) => res.once('drain', resolve));
       // A stream opened with an API key ends when the key is revoked (checked before each event and each heartbeat).
       const token = tokenOf(request);

@@ -54,4 +54,21 @@ describe('an SSE stream', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     await until('the stream to end', () => s.state.ended, 2_000);
   });
+
+  it('opened without since gives its resume point at once: a reconnect before any event loses none', async () => {
+    f = await appFixture();
+    const { token } = await keyOf(f);
+    await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Ann'] });
+    const head = f.integrations.stream.head();
+    const first = await sse(f.url, token);
+    await until('the opening lines', () => first.state.lastId !== null, 2_000);
+    expect(first.state.lastId).toBe(String(head));
+    // Cut off before any event; events come meanwhile; back with the id it was given (as an EventSource does).
+    first.close();
+    const game = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Bob'] })).body.id as string;
+    const again = await sse(f.url, token, { lastEventId: Number(first.state.lastId) });
+    await until('the missed game.created', () => again.events.length > 0, 2_000);
+    expect(again.events[0]).toMatchObject({ id: head + 1, event: 'game.created', data: { game } });
+    again.close();
+  });
 });
