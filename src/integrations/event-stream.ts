@@ -37,6 +37,9 @@ export class EventStream {
   private readonly headGet: Database.Statement;
   private readonly logRows: Database.Statement;
   private readonly logVersion: Database.Statement;
+  private readonly latestAll: Database.Statement;
+  private readonly latestPublic: Database.Statement;
+  private readonly latestOfGame: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare('INSERT INTO stream_events (id, type, at, game_id, secret_seat, source_seq, data, public_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
@@ -47,6 +50,9 @@ export class EventStream {
     // The game log is the store's (storage/store.ts); read here, never written.
     this.logRows = db.prepare('SELECT seq, game_id, type, at, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
     this.logVersion = db.prepare('SELECT count(*) FROM events WHERE game_id = ? AND seq <= ?').pluck();
+    this.latestAll = db.prepare('SELECT * FROM stream_events WHERE type = ? ORDER BY seq DESC LIMIT 1');
+    this.latestPublic = db.prepare('SELECT * FROM stream_events WHERE type = ? AND secret_seat IS NULL ORDER BY seq DESC LIMIT 1');
+    this.latestOfGame = db.prepare('SELECT * FROM stream_events WHERE type = ? AND game_id = ? ORDER BY seq DESC LIMIT 1');
   }
 
   /** The last seq given (0: none yet). */
@@ -113,7 +119,13 @@ export class EventStream {
 
   /** The last event of a type (`publicOnly`: the last one everyone may see whole), or null. */
   latest(type: StreamEventType, publicOnly = false): StreamEvent | null {
-    const row = this.db.prepare(`SELECT * FROM stream_events WHERE type = ?${publicOnly ? ' AND secret_seat IS NULL' : ''} ORDER BY seq DESC LIMIT 1`).get(type) as Row | undefined;
+    const row = (publicOnly ? this.latestPublic : this.latestAll).get(type) as Row | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  /** The last event of a type of one game, or null (seen inside syncFromLog's transaction: its earlier batches too). */
+  latestOf(type: StreamEventType, gameId: string): StreamEvent | null {
+    const row = this.latestOfGame.get(type, gameId) as Row | undefined;
     return row ? fromRow(row) : null;
   }
 

@@ -77,7 +77,10 @@ export function createIntegrations(options: IntegrationsOptions): Integrations {
       return { secretHands: true, rollSecret: () => ({ secret: true, player: -1 }) };
     }
   };
-  /** A game over whose last log event is in this batch: game.ended after it. */
+  /**
+   * A game over whose last log event is in this batch: game.ended after it — when its result first appears, or when a
+   * correction changed it (not again for a correction that leaves it as the last game.ended told it).
+   */
   const ended = (rows: readonly LogRow[]): DraftEvent[] => {
     const lastOf = new Map<string, LogRow>();
     for (const row of rows) lastOf.set(row.gameId, row);
@@ -86,7 +89,10 @@ export function createIntegrations(options: IntegrationsOptions): Integrations {
       try {
         const game = table.get(gameId);
         const result = gameResult(table, game);
-        if (result && row.version === game.version) out.push(gameEnded(gameId, row.at, row.seq, result, game.players));
+        if (!result || row.version !== game.version) continue;
+        const draft = gameEnded(gameId, row.at, row.seq, result, game.players);
+        const told = stream.latestOf('game.ended', gameId);
+        if (told === null || JSON.stringify(told.data) !== JSON.stringify(draft.data)) out.push(draft);
       } catch {
         // Not in play here: no result to tell.
       }
