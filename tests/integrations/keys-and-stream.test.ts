@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOf } from '../../src/api/app.js';
 import { keysCommand } from '../../src/integrations/keys-command.js';
-import { STREAM_EVENT_TYPES } from '../../src/integrations/index.js';
+import { envelope, STREAM_EVENT_TYPES } from '../../src/integrations/index.js';
 import { appFixture, type AppFixture } from './app-fixture.js';
 import { call, OPERATOR, sse, until } from './helpers.js';
 
@@ -169,6 +169,14 @@ describe('the events and their schema', () => {
     expect(await streamOf({ token: tokenOf(1), game, seat: 1 })).toMatchObject({ values: null, dice: null });
     expect(await streamOf({ token: reader })).toMatchObject({ values: null, dice: null });
     expect(await streamOf({ token: OPERATOR })).toMatchObject({ values: null, dice: null });
+    // A correction of that throw: its values, and why and by whom (which may tell them), are the seat's alone.
+    const thrown = f.table.get(game).rolls[0]?.values[0] as number;
+    const fixed = (thrown % 6) + 1;
+    expect((await call(f.url, 'POST', `/api/games/${game}/rolls/1/correction`, OPERATOR, { values: [fixed], reason: `the ${thrown} was a ${fixed}`, by: 'Carol' })).status).toBe(200);
+    const corrected = ((await call(f.url, 'GET', `/api/events/log?since=${head}&types=roll.corrected`, reader)).body.events as Array<{ data: Record<string, unknown> }>)[0];
+    expect(corrected?.data).toMatchObject({ roll: 1, from: null, values: null, by: null, reason: null });
+    const own = f.integrations.stream.read(head, 100).find((e) => e.type === 'roll.corrected');
+    expect(envelope(own!, { seat: { gameId: game, seat: 0 } }).data).toMatchObject({ from: [thrown], values: [fixed], by: 'Carol', reason: `the ${thrown} was a ${fixed}` });
   });
 });
 
