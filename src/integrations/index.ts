@@ -12,7 +12,7 @@ import { EventStream } from './event-stream.js';
 import { fromLog, fromNotice, fromRoll, fromTower, gameEnded, type DraftEvent, type GameFacts, type LogRow } from './events.js';
 import { ApiKeys } from './api-keys.js';
 import { Webhooks, type WebhookOptions } from './webhooks.js';
-import { MqttBridge } from './mqtt.js';
+import { MqttBridge, type MqttOptions } from './mqtt.js';
 
 export { EventStream, follow } from './event-stream.js';
 export { ApiKeys, KEY_SCOPES, isKeyToken, type KeyScope, type ApiKey } from './api-keys.js';
@@ -26,7 +26,7 @@ export interface IntegrationsOptions {
   readonly version: string;
   readonly webhooks?: WebhookOptions;
   /** Publish to an MQTT broker (serve --mqtt). */
-  readonly mqtt?: { readonly url: string; readonly tower: string } | undefined;
+  readonly mqtt?: Omit<MqttOptions, 'version'> | undefined;
   readonly now?: () => number;
   /** Where a failure to keep a live event is told (default stderr). */
   readonly warn?: (message: string) => void;
@@ -124,7 +124,7 @@ export function createIntegrations(options: IntegrationsOptions): Integrations {
   const hooksDb = openIntegrationsDb(options.dbPath);
   hooksDb.pragma('synchronous = NORMAL');
   const webhooks = new Webhooks(hooksDb, stream, { userAgent: `dice-tower/${options.version}`, ...options.webhooks });
-  const mqtt = options.mqtt ? new MqttBridge({ ...options.mqtt, version: options.version }, stream, table.tower()) : null;
+  const mqtt = options.mqtt ? new MqttBridge({ warn, ...options.mqtt, version: options.version }, stream, table.tower()) : null;
 
   let closed = false;
   return {
