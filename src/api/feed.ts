@@ -70,7 +70,7 @@ export const CLIENT_MESSAGES = {
   },
   subscribe: {
     access: 'anyone',
-    doc: 'Only game messages of these games from now on (tower and notice messages always come); "all" for every game. With since: the event stream after that seq (event messages, the kept ones first), for the operator, a seat or a key with events:read.',
+    doc: 'Only game messages of these games from now on (tower and notice messages always come); "all" for every game. With since: the event stream after that seq (event messages, the kept ones first), for the operator, a seat or a key with events:read; with since and games: only the events of those games.',
     fields: {
       games: { required: false, check: (v: unknown) => (v === 'all' || (Array.isArray(v) && v.length <= 50 && v.every((g) => id(64)(g) === null)) ? null : 'must be "all" or a list of at most 50 game ids'), doc: 'game ids or "all"' },
       since: { required: false, check: int(0, Number.MAX_SAFE_INTEGER), doc: 'the last event seq seen (0: from the start)' },
@@ -291,7 +291,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           const games = body.games === 'all' || body.games === undefined ? null : (body.games as string[]);
           const unknown = games?.find((g) => !table.list().some((t) => t.id === g));
           if (unknown !== undefined) return refuse('table/game_not_found', `There is no game with id '${unknown}'.`, body.ref, false);
-          if (body.since !== undefined) return subscribeStream(body.since as number, replyRef, body.ref);
+          if (body.since !== undefined) return subscribeStream(body.since as number, games, replyRef, body.ref);
           client.games = games ? new Set(games) : null;
           return send(socket, { type: 'subscribed', games: games ?? 'all', ...replyRef });
         }
@@ -315,7 +315,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
      * The event stream after seq `since` (integrations/event-stream.ts), as `event` messages: the kept ones, then the
      * live ones, each once. For the operator, a seat (its own secret dice) or a key with events:read.
      */
-    const subscribeStream = (since: number, replyRef: Record<string, unknown>, ref: unknown) => {
+    const subscribeStream = (since: number, games: readonly string[] | null, replyRef: Record<string, unknown>, ref: unknown) => {
       const integrations = options.integrations;
       if (!integrations) return refuse('ws/no_stream', 'This server keeps no event stream (no data directory).', ref, false);
       const role = client.role;
@@ -328,9 +328,11 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
       if (since > head) return refuse('events/since_ahead', `The stream ends at seq ${head}; ${since} is past it. Resume from ${head} or less.`, ref, false);
       client.stopStream?.();
       const viewer = typeof role === 'object' ? { seat: { gameId: role.game, seat: role.seat } } : {};
-      send(socket, { type: 'subscribed', since, head, ...replyRef });
+      // With games: those games' events only, and their game messages only (as without since).
+      client.games = games ? new Set(games) : null;
+      send(socket, { type: 'subscribed', since, head, games: games ?? 'all', ...replyRef });
       // A long backlog waits for the socket to drain (the send cap would close it otherwise); one that stops reading is let go.
-      client.stopStream = follow(integrations.stream, { since, viewer }, (_event, text) => {
+      client.stopStream = follow(integrations.stream, { since, viewer, games: client.games ?? undefined }, (_event, text) => {
         // The socket may stay for the scoreboard messages; only the stream stops.
         if (!allowed()) {
           client.stopStream?.();

@@ -155,6 +155,8 @@ export interface FollowOptions {
   readonly types?: ReadonlySet<string> | undefined;
   /** Only this game's events (none: all). */
   readonly gameId?: string | undefined;
+  /** Only these games' events (none: all). */
+  readonly games?: ReadonlySet<string> | undefined;
   /** Live events that may wait for a consumer that does not read before it is given up (onError); it resumes from its last seq. */
   readonly maxQueued?: number;
 }
@@ -174,7 +176,8 @@ export function follow(stream: EventStream, options: FollowOptions, sink: Sink, 
   let live = false;
   let queue: StreamEvent[] = [];
   let busy: Promise<void> | null = null;
-  const wanted = (e: StreamEvent) => (!options.types || options.types.has(e.type)) && (!options.gameId || e.gameId === options.gameId);
+  const wanted = (e: StreamEvent) =>
+    (!options.types || options.types.has(e.type)) && (!options.gameId || e.gameId === options.gameId) && (!options.games || (e.gameId !== null && options.games.has(e.gameId)));
 
   /** Sends events in order, waiting whenever the sink asks to drain. */
   const pump = async (events: readonly StreamEvent[]) => {

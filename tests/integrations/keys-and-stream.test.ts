@@ -227,6 +227,26 @@ describe('the stream over the WebSocket', () => {
     c.ws.close();
   });
 
+  it('subscribe with games and since: only the events of those games', async () => {
+    const a = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Ann'] })).body.id as string;
+    const b = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Bob'] })).body.id as string;
+    const since = f.integrations.stream.head() - 2;
+    const c = await connect();
+    c.ws.send(JSON.stringify({ type: 'auth', token: reader }));
+    c.ws.send(JSON.stringify({ type: 'subscribe', games: [a], since }));
+    await until('subscribed', () => c.got.some((m) => m.type === 'subscribed'));
+    expect(c.got.find((m) => m.type === 'subscribed')).toMatchObject({ games: [a], since });
+    await call(f.url, 'POST', `/api/games/${b}/roll`, OPERATOR, { values: [1, 1, 1, 1, 1] });
+    await call(f.url, 'POST', `/api/games/${a}/roll`, OPERATOR, { values: [2, 2, 2, 2, 2] });
+    await until('game a\'s roll', () => c.events().some((e) => e.type === 'roll.settled'));
+    const games = c.events().map((e) => (e as unknown as { game: string | null }).game);
+    expect(games.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(games)).toEqual(new Set([a]));
+    // The scoreboard's game messages too: game a's only.
+    expect(c.got.filter((m) => m.type === 'game').every((m) => (m.game as { id: string }).id === a)).toBe(true);
+    c.ws.close();
+  });
+
   it('sends a backlog larger than the send cap (1 MiB) whole, waiting for the socket to drain', async () => {
     const from = f.integrations.stream.head();
     const count = 10_000;
