@@ -3,7 +3,9 @@
  * the WebSocket, on the app listening on loopback (in this process).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import WebSocket from 'ws';
@@ -82,6 +84,18 @@ describe('API keys', () => {
     await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Zed'] });
     await until('the revoked key\'s stream to end', () => open.state.ended, 5_000);
     expect(() => keysCommand(['revoke', 'ffffffffffff', '--data', f.dataDir], () => undefined)).toThrow(/There is no API key 'ffffffffffff'/);
+    // A data directory without a database (a mistyped --data): refused, and none is made there.
+    const empty = mkdtempSync(join(tmpdir(), 'dice-tower-no-db-'));
+    try {
+      for (const args of [['add', '--name', 'x', '--scope', 'events:read'], ['list'], ['revoke', key.id]]) {
+        expect(() => keysCommand([...args, '--data', empty], () => undefined)).toThrow(`There is no database in ${empty} (no keys); 'dice-tower serve --data ${empty}' makes one.`);
+      }
+      expect(readdirSync(empty)).toEqual([]);
+      expect(() => keysCommand(['add', '--name', 'x', '--scope', 'events:read', '--data', join(empty, 'typo')], () => undefined)).toThrow(/There is no database/);
+      expect(existsSync(join(empty, 'typo'))).toBe(false);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 
