@@ -3,14 +3,15 @@
  * the WebSocket, on the app listening on loopback (in this process).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routesOf } from '../../src/api/app.js';
+import { buildApp, routesOf } from '../../src/api/app.js';
+import { readOperatorToken } from '../../src/api/operator-token.js';
 import { keysCommand } from '../../src/integrations/keys-command.js';
 import { envelope, STREAM_EVENT_TYPES } from '../../src/integrations/index.js';
 import { appFixture, type AppFixture } from './app-fixture.js';
@@ -96,6 +97,26 @@ describe('API keys', () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe('an operator token that starts like an API key (dtk_)', () => {
+  it('is refused: from DICE_TOWER_TOKEN, the token file, the app, and a change', async () => {
+    const like = `dtk_${'x'.repeat(30)}`;
+    expect(() => readOperatorToken('/nonexistent', { DICE_TOWER_TOKEN: like })).toThrow(/DICE_TOWER_TOKEN starts with 'dtk_', which marks an API key/);
+    const dir = mkdtempSync(join(tmpdir(), 'dice-tower-dtk-'));
+    try {
+      writeFileSync(join(dir, 'operator-token'), `${like}\n`);
+      expect(() => readOperatorToken(dir, {})).toThrow(/starts with 'dtk_', which marks an API key/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(() => buildApp({ table: f.table, version: 'test', operatorToken: like })).toThrow(/must not start with 'dtk_'/);
+    const change = await call(f.url, 'POST', '/api/operator/token', OPERATOR, { token: like });
+    expect(change.status).toBe(400);
+    expect(change.body.message).toMatch(/must not start with 'dtk_'/);
+    // The operator token still works.
+    expect((await call(f.url, 'GET', '/api/keys')).status).toBe(200);
   });
 });
 
