@@ -79,7 +79,7 @@ export const CLIENT_MESSAGES = {
   },
   roll: {
     access: 'operator',
-    doc: 'Rolls the dice the game waits for through the tower (as POST /api/games/:id/roll); answered with rolled or error.',
+    doc: 'Rolls the dice the game waits for through the tower (as POST /api/games/:id/roll); answered with rolled or error. The operator, or an API key with rolls:request.',
     fields: {
       game: { required: true, check: id(64), doc: 'game id' },
       ref: { required: false, check: ref, doc: 'echoed back' },
@@ -296,8 +296,10 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           return send(socket, { type: 'subscribed', games: games ?? 'all', ...replyRef });
         }
         case 'roll': {
-          if (auth.enabled && client.role !== 'operator') {
-            return refuse('auth/operator_only', 'Rolling is an operator action: send {"type":"auth","token":"<operator token>"} first.', body.ref, false);
+          // The operator, or an API key with rolls:request (asked again now: a revoked key rolls nothing).
+          const keyMayRoll = () => client.key !== undefined && options.integrations?.keys.find(client.key.token)?.scopes.includes('rolls:request') === true;
+          if (auth.enabled && client.role !== 'operator' && !keyMayRoll()) {
+            return refuse('auth/operator_only', 'Rolling is an operator action (or an API key\'s with the scope rolls:request): send {"type":"auth","token":"<operator token or key>"} first.', body.ref, false);
           }
           table.roll(body.game as string).then(
             (game) => send(socket, { type: 'rolled', game: game.id, version: game.version, ...replyRef }),

@@ -262,6 +262,26 @@ describe('the stream over the WebSocket', () => {
     c.ws.close();
   });
 
+  it('roll: a key with rolls:request may, one without (or revoked) may not', async () => {
+    const game = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Ann'] })).body.id as string;
+    const made = (await call(f.url, 'POST', '/api/keys', OPERATOR, { name: 'feed roller', scopes: ['rolls:request'] })).body as { key: { id: string }; token: string };
+    const c = await connect();
+    const answers = () => c.got.filter((m) => m.type === 'rolled' || m.type === 'error');
+    c.ws.send(JSON.stringify({ type: 'auth', token: reader }));
+    c.ws.send(JSON.stringify({ type: 'roll', game, ref: 1 }));
+    await until('the refusal', () => answers().length === 1);
+    expect(answers()[0]).toMatchObject({ type: 'error', code: 'auth/operator_only', ref: 1 });
+    c.ws.send(JSON.stringify({ type: 'auth', token: made.token }));
+    c.ws.send(JSON.stringify({ type: 'roll', game, ref: 2 }));
+    await until('the roll', () => answers().length === 2, 10_000);
+    expect(answers()[1]).toMatchObject({ type: 'rolled', game, ref: 2 });
+    await call(f.url, 'POST', `/api/keys/${made.key.id}/revoke`, OPERATOR);
+    c.ws.send(JSON.stringify({ type: 'roll', game, ref: 3 }));
+    await until('the refusal after the revoke', () => answers().length === 3);
+    expect(answers()[2]).toMatchObject({ type: 'error', code: 'auth/operator_only', ref: 3 });
+    c.ws.close();
+  });
+
   it('subscribe with games and since: only the events of those games', async () => {
     const a = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Ann'] })).body.id as string;
     const b = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Bob'] })).body.id as string;
