@@ -33,6 +33,14 @@ const streamQuery = {
   },
 };
 
+/**
+ * The stream may be read from a page of another origin (an overlay, a virtual tabletop): its two GET routes answer
+ * CORS, for any origin — the key (`?key=` or Authorization) is the authority, never a cookie — and their preflight
+ * (a fetch with Authorization, an EventSource reconnecting with Last-Event-ID). No other route does.
+ */
+const CORS = { 'access-control-allow-origin': '*' } as const;
+const PREFLIGHT = { ...CORS, 'access-control-allow-methods': 'GET', 'access-control-allow-headers': 'authorization, last-event-id', 'access-control-max-age': '600' } as const;
+
 /** `types=roll.settled,tower.status` checked; none: every type. */
 function typesOf(text: string | undefined): Set<string> | undefined {
   if (text === undefined || text === '') return undefined;
@@ -73,6 +81,14 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
     for (const end of open) end();
   });
 
+  // CORS on the stream's routes: on every answer (a refusal too, so a page can read why) and their preflight.
+  api.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url === '/api/events' || request.routeOptions.url === '/api/events/log') reply.headers(CORS);
+  });
+  for (const url of ['/api/events', '/api/events/log']) {
+    api.options(url, { config: { access: 'public' } }, async (_request, reply) => reply.status(204).headers(PREFLIGHT).send());
+  }
+
   api.get('/api/schema/events.json', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(eventsSchema()));
 
   api.get<{ Querystring: { since?: number; types?: string; game?: string } }>(
@@ -84,7 +100,7 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
       const since = resumePoint(request, request.query.since, stream.head());
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       // How long a client waits before reconnecting, then from its Last-Event-ID; and the resume point itself, so an
       // EventSource that reconnects before any event came resumes from here, not from its new "now".
       res.write(`retry: 2000\nid: ${since}\n: dice-tower events v${eventsSchema().version as number}, after seq ${since}\n\n`);

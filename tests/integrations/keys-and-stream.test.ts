@@ -120,6 +120,31 @@ describe('an operator token that starts like an API key (dtk_)', () => {
   });
 });
 
+describe('CORS', () => {
+  it('the stream\'s two routes answer any origin (and their preflight); no other route does', async () => {
+    const origin = { origin: 'https://overlay.example' };
+    const log = await fetch(`${f.url}/api/events/log?key=${reader}`, { headers: origin });
+    expect(log.status).toBe(200);
+    expect(log.headers.get('access-control-allow-origin')).toBe('*');
+    const refused = await fetch(`${f.url}/api/events/log?key=dtk_000000000000_nope`, { headers: origin });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    for (const path of ['/api/events', '/api/events/log']) {
+      const pre = await fetch(`${f.url}${path}`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,last-event-id' } });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+      expect(pre.headers.get('access-control-allow-headers')).toMatch(/authorization, last-event-id/);
+    }
+    const controller = new AbortController();
+    const stream = await fetch(`${f.url}/api/events?key=${reader}`, { headers: origin, signal: controller.signal });
+    expect(stream.headers.get('access-control-allow-origin')).toBe('*');
+    controller.abort();
+    const keys = await fetch(`${f.url}/api/keys`, { headers: { ...origin, authorization: `Bearer ${OPERATOR}` } });
+    expect(keys.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await fetch(`${f.url}/api/keys`, { method: 'OPTIONS', headers: origin })).status).toBe(404);
+  });
+});
+
 describe('the route list', () => {
   it('has the integration routes, each in the README with its access rule', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
