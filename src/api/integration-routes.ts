@@ -25,6 +25,8 @@ const streamQuery = {
   additionalProperties: false,
   properties: {
     since: { type: 'integer', minimum: 0 },
+    // The epoch the consumer's seq belongs to (given with each stream): another one is refused, the seqs are not the same.
+    epoch: { type: 'string', pattern: '^[0-9a-f]{12}$' },
     types: { type: 'string', maxLength: 400 },
     game: gameId,
     // The token may ride in the query for an EventSource, which cannot send headers (redacted in the log).
@@ -50,8 +52,19 @@ function typesOf(text: string | undefined): Set<string> | undefined {
   return new Set(types);
 }
 
-/** Where a consumer resumes: Last-Event-ID (a reconnecting EventSource sends it) before ?since=; a seq past the head is refused. */
-function resumePoint(request: FastifyRequest, since: number | undefined, head: number): number {
+/** The refusal of a resume point of another epoch (a restored backup numbers the events again). */
+export function epochChanged(epoch: string, theirs: string): TableError {
+  return new TableError(
+    'events/epoch_changed',
+    `The stream's epoch is ${epoch}, not ${theirs}: it was restored from a backup since, and its seqs are not the ones you kept. Resync: read the state you need again, then follow from the head (or since=0).`,
+    409,
+  );
+}
+
+/** Where a consumer resumes: Last-Event-ID (a reconnecting EventSource sends it) before ?since=; a seq past the head, or of another epoch, is refused. */
+function resumePoint(request: FastifyRequest, since: number | undefined, head: number, epoch: string): number {
+  const theirs = (request.query as { epoch?: string }).epoch;
+  if (theirs !== undefined && theirs !== epoch) throw epochChanged(epoch, theirs);
   const header = request.headers['last-event-id'];
   let from = since ?? head;
   if (typeof header === 'string' && header !== '') {
@@ -97,13 +110,14 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
     async (request, reply) => {
       const types = typesOf(request.query.types);
       // Without since or Last-Event-ID: from now on (a consumer that wants the history asks for since=0).
-      const since = resumePoint(request, request.query.since, stream.head());
+      const since = resumePoint(request, request.query.since, stream.head(), stream.epoch);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       // How long a client waits before reconnecting, then from its Last-Event-ID; and the resume point itself, so an
       // EventSource that reconnects before any event came resumes from here, not from its new "now".
-      res.write(`retry: 2000\nid: ${since}\n: dice-tower events v${eventsSchema().version as number}, after seq ${since}\n\n`);
+      // Then the epoch of the seqs (event `stream`, no id): a consumer keeps it with its seq and gives it back (?epoch=).
+      res.write(`retry: 2000\nid: ${since}\n: dice-tower events v${eventsSchema().version as number}, after seq ${since}\n\nevent: stream\ndata: {"epoch":"${stream.epoch}","since":${since}}\n\n`);
       const drained = () => new Promise<void>((resolve) => res.once('drain', resolve));
       // A stream opened with an API key ends when the key is revoked (checked before each event and each heartbeat).
       const token = tokenOf(request);
@@ -147,12 +161,12 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
     async (request) => {
       const types = typesOf(request.query.types);
       const head = stream.head();
-      const since = resumePoint(request, request.query.since ?? 0, head);
+      const since = resumePoint(request, request.query.since ?? 0, head, stream.epoch);
       const limit = request.query.limit ?? 100;
       const page = stream.read(since, limit);
       const last = page.length > 0 ? (page[page.length - 1] as { seq: number }).seq : since;
       const events = page.filter((e) => (!types || types.has(e.type)) && (!request.query.game || e.gameId === request.query.game)).map((e) => envelope(e, PUBLIC));
-      return { head, next: last, more: last < head, events };
+      return { epoch: stream.epoch, head, next: last, more: last < head, events };
     },
   );
 

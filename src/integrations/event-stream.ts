@@ -10,7 +10,7 @@
  * at the next start, and none is derived twice. Throws and tower statuses,
  * which the log does not hold, are appended as they happen.
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { errorText } from '../error-text.js';
 import { envelopeText, type DraftEvent, type LogRow, type StreamEvent, type StreamEventType, type Viewer } from './events.js';
@@ -29,6 +29,11 @@ function fromRow(row: Row): StreamEvent {
 }
 
 export class EventStream {
+  /**
+   * This stream's epoch: random, made with the stream and made anew when a backup is restored (storage/backup.ts drops
+   * it), since the seqs then start again from the backup's head. A consumer that kept one resumes only in the same epoch.
+   */
+  readonly epoch: string;
   private readonly listeners = new Set<(event: StreamEvent) => void>();
   private readonly insert: Database.Statement;
   private readonly after: Database.Statement;
@@ -50,6 +55,8 @@ export class EventStream {
     // The game log is the store's (storage/store.ts); read here, never written.
     this.logRows = db.prepare('SELECT seq, game_id, type, at, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
     this.logVersion = db.prepare('SELECT count(*) FROM events WHERE game_id = ? AND seq <= ?').pluck();
+    db.prepare("INSERT OR IGNORE INTO stream_facts (name, value) VALUES ('epoch', ?)").run(randomInt(1, 2 ** 47));
+    this.epoch = (db.prepare("SELECT value FROM stream_facts WHERE name = 'epoch'").pluck().get() as number).toString(16).padStart(12, '0');
     this.latestAll = db.prepare('SELECT * FROM stream_events WHERE type = ? ORDER BY seq DESC LIMIT 1');
     this.latestPublic = db.prepare('SELECT * FROM stream_events WHERE type = ? AND secret_seat IS NULL ORDER BY seq DESC LIMIT 1');
     this.latestOfGame = db.prepare('SELECT * FROM stream_events WHERE type = ? AND game_id = ? ORDER BY seq DESC LIMIT 1');

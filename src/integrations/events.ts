@@ -215,7 +215,7 @@ export function eventsSchema(): Record<string, unknown> {
     $id: `/api/schema/events.json?v=${STREAM_VERSION}`,
     title: 'dice-tower events',
     version: STREAM_VERSION,
-    description: 'Every event of the stream (GET /api/events, the /ws subscribe with since, webhooks, MQTT). seq is global, gapless for a viewer that sees every type, and the resume point (Last-Event-ID, ?since=).',
+    description: 'Every event of the stream (GET /api/events, the /ws subscribe with since, webhooks, MQTT). seq is global, gapless for a viewer that sees every type, and the resume point (Last-Event-ID, ?since=) within the stream\'s epoch (given apart: a restored backup numbers the events again, in a new epoch).',
     type: 'object',
     required: ['v', 'seq', 'id', 'type', 'at', 'game', 'data'],
     properties: {

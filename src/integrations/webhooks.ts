@@ -6,7 +6,8 @@
  * to an hour. What is owed is kept in the database (`webhook_deliveries`,
  * with each hook's cursor over the stream), so a restart carries on where the
  * last run stopped; delivery is at least once (a receiver dedupes on
- * `X-Dice-Tower-Event-Id` or seq). Nothing here is awaited by a roll: events
+ * `X-Dice-Tower-Event-Id`: a seq is numbered again after a backup is restored,
+ * with a new `X-Dice-Tower-Epoch`). Nothing here is awaited by a roll: events
  * are queued after they are kept, and sent by a worker with timeouts.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -293,6 +294,7 @@ export class Webhooks {
           'x-dice-tower-event': event.type,
           'x-dice-tower-event-id': event.id,
           'x-dice-tower-seq': String(event.seq),
+          'x-dice-tower-epoch': this.stream.epoch,
           'x-dice-tower-attempt': String(attempt),
         },
       });

@@ -106,6 +106,7 @@ describe('webhooks', () => {
       const body = JSON.parse(r.body) as { id: string; type: string; seq: number };
       expect(r.headers['x-dice-tower-event']).toBe(body.type);
       expect(r.headers['x-dice-tower-event-id']).toBe(body.id);
+      expect(r.headers['x-dice-tower-epoch']).toBe(f.integrations.stream.epoch);
     }
     // Once each: the restart was graceful (what was in flight finished and was kept). Only a request that timed out
     // (this process busy reading dice for longer than the timeout) is sent again, as a retry: at least once, never blindly.
