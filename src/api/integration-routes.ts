@@ -10,6 +10,7 @@ import { TableError } from '../table.js';
 import { envelope, eventsSchema, follow, isKeyToken, PUBLIC, STREAM_EVENT_TYPES, type Integrations, type KeyScope } from '../integrations/index.js';
 import { KEY_SCOPES } from '../integrations/api-keys.js';
 import type { RouteAccess } from './app.js';
+import { tokenOf } from './operator-auth.js';
 
 /** Every this often an SSE connection gets a comment line, so proxies and clients know it is alive. */
 export const SSE_HEARTBEAT_MS = 15_000;
@@ -75,14 +76,6 @@ function resumePoint(request: FastifyRequest, since: number | undefined, head: n
     throw new TableError('events/since_ahead', `The stream ends at seq ${head}; ${from} is past it (was this server's data directory replaced?). Resume from ${head} or less.`, 409);
   }
   return from;
-}
-
-/** The token a request came with (as app.ts's operator check reads it). */
-function tokenOf(request: FastifyRequest): string {
-  const header = request.headers.authorization ?? '';
-  const q = request.query as { operator?: unknown; key?: unknown } | undefined;
-  const query = q?.operator ?? q?.key;
-  return header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '';
 }
 
 export function registerIntegrationRoutes(api: FastifyInstance, integrations: Integrations, operator: Guard): void {

@@ -3,6 +3,7 @@
  * changeable while the server runs (the old one stops working at once).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { TableError } from '../table.js';
 import { KEY_PREFIX } from '../integrations/api-keys.js';
 
@@ -25,6 +26,17 @@ export function randomOperatorToken(): string {
 }
 
 export type TokenCheck = 'ok' | 'missing' | 'bad';
+
+/**
+ * The token a request came with (the operator's or an API key): `Authorization: Bearer`, else `?operator=` or `?key=`
+ * (an <img> or an EventSource cannot send headers); '' for none.
+ */
+export function tokenOf(request: FastifyRequest): string {
+  const header = request.headers.authorization ?? '';
+  const q = request.query as { operator?: unknown; key?: unknown } | undefined;
+  const query = q?.operator ?? q?.key;
+  return header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '';
+}
 
 export class OperatorAuth {
   private readonly listeners = new Set<() => void>();

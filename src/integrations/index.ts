@@ -108,7 +108,7 @@ export function createIntegrations(options: IntegrationsOptions): Integrations {
     try {
       fn();
     } catch (err) {
-      warn(`the event stream could not keep ${what}: ${errorText(err)}${what.startsWith('game') ? ' (it is derived from the game log at the next start)' : ''}`);
+      warn(`the event stream could not keep ${what}: ${errorText(err)}${what.startsWith('game') ? ' (it is derived from the game log at the next game change, or the next start)' : ''}`);
     }
   };
   const offTable = table.subscribe((e) => {
