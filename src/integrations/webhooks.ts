@@ -90,6 +90,8 @@ export class Webhooks {
   private readonly unsubscribe: () => void;
   private readonly idle = new Set<() => void>();
   private readonly dueRows: Database.Statement;
+  /** The statements, prepared once. */
+  private readonly sql: Record<'insertHook' | 'hook' | 'hooks' | 'removeHook' | 'dropOwed' | 'counts' | 'liveHooks' | 'queue' | 'moveCursor' | 'hookLast' | 'delivered' | 'failedTry' | 'dueCount' | 'nextDue', Database.Statement>;
 
   constructor(
     private readonly db: Database.Database,
@@ -104,6 +106,22 @@ export class Webhooks {
       perHook: options.perHook ?? 8,
       now: options.now ?? Date.now,
       userAgent: options.userAgent ?? 'dice-tower',
+    };
+    this.sql = {
+      insertHook: db.prepare('INSERT INTO webhooks (id, url, types, secret, created_at, cursor) VALUES (?, ?, ?, ?, ?, ?)'),
+      hook: db.prepare('SELECT * FROM webhooks WHERE id = ?'),
+      hooks: db.prepare('SELECT * FROM webhooks ORDER BY created_at, id'),
+      removeHook: db.prepare('UPDATE webhooks SET removed_at = coalesce(removed_at, ?) WHERE id = ?'),
+      dropOwed: db.prepare("UPDATE webhook_deliveries SET state = 'failed', last_error = coalesce(last_error, 'hook removed') WHERE hook_id = ? AND state = 'pending'"),
+      counts: db.prepare('SELECT state, count(*) AS n FROM webhook_deliveries WHERE hook_id = ? GROUP BY state'),
+      liveHooks: db.prepare('SELECT * FROM webhooks WHERE removed_at IS NULL'),
+      queue: db.prepare("INSERT OR IGNORE INTO webhook_deliveries (hook_id, seq, state, attempts, first_at, next_at) VALUES (?, ?, 'pending', 0, ?, ?)"),
+      moveCursor: db.prepare('UPDATE webhooks SET cursor = ? WHERE id = ?'),
+      hookLast: db.prepare('UPDATE webhooks SET last_at = ?, last_status = ?, last_error = ? WHERE id = ?'),
+      delivered: db.prepare("UPDATE webhook_deliveries SET state = 'delivered', attempts = ?, last_status = ?, last_error = NULL WHERE hook_id = ? AND seq = ?"),
+      failedTry: db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, next_at = ?, last_status = ?, last_error = ? WHERE hook_id = ? AND seq = ?'),
+      dueCount: db.prepare("SELECT count(*) FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?").pluck(),
+      nextDue: db.prepare("SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending' AND next_at > ?").pluck(),
     };
     this.dueRows = db.prepare(`
       SELECT hook_id, seq, attempts, first_at FROM (
@@ -122,31 +140,31 @@ export class Webhooks {
     const id = randomBytes(6).toString('hex');
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
     // From now on: a new hook gets the events that come after it, not the whole history.
-    this.db.prepare('INSERT INTO webhooks (id, url, types, secret, created_at, cursor) VALUES (?, ?, ?, ?, ?, ?)').run(id, url, JSON.stringify([...new Set(types)]), secret, this.opts.now(), this.stream.head());
+    this.sql.insertHook.run(id, url, JSON.stringify([...new Set(types)]), secret, this.opts.now(), this.stream.head());
     return { hook: this.get(id), secret };
   }
 
   get(id: string): Webhook {
-    const row = this.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as HookRow | undefined;
+    const row = this.sql.hook.get(id) as HookRow | undefined;
     if (!row) throw new TableError('webhooks/not_found', `There is no webhook '${id}'; GET /api/webhooks lists them.`, 404);
     return this.view(row);
   }
 
   list(): Webhook[] {
-    return (this.db.prepare('SELECT * FROM webhooks ORDER BY created_at, id').all() as HookRow[]).map((r) => this.view(r));
+    return (this.sql.hooks.all() as HookRow[]).map((r) => this.view(r));
   }
 
   /** Stops a hook (kept, marked removed, with its deliveries' record); what it was still owed is not sent. */
   remove(id: string): Webhook {
     this.get(id);
-    this.db.prepare('UPDATE webhooks SET removed_at = coalesce(removed_at, ?) WHERE id = ?').run(this.opts.now(), id);
-    this.db.prepare("UPDATE webhook_deliveries SET state = 'failed', last_error = coalesce(last_error, 'hook removed') WHERE hook_id = ? AND state = 'pending'").run(id);
+    this.sql.removeHook.run(this.opts.now(), id);
+    this.sql.dropOwed.run(id);
     return this.get(id);
   }
 
   private view(r: HookRow): Webhook {
     const counts = Object.fromEntries(
-      (this.db.prepare('SELECT state, count(*) AS n FROM webhook_deliveries WHERE hook_id = ? GROUP BY state').all(r.id) as Array<{ state: string; n: number }>).map((c) => [c.state, c.n]),
+      (this.sql.counts.all(r.id) as Array<{ state: string; n: number }>).map((c) => [c.state, c.n]),
     );
     return {
       id: r.id, url: r.url, types: JSON.parse(r.types) as string[], createdAt: r.created_at, removedAt: r.removed_at,
@@ -193,7 +211,7 @@ export class Webhooks {
   }
 
   private dueCount(): number {
-    return this.db.prepare("SELECT count(*) FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?").pluck().get(this.opts.now()) as number;
+    return this.sql.dueCount.get(this.opts.now()) as number;
   }
 
   private soon(): void {
@@ -213,9 +231,9 @@ export class Webhooks {
 
   /** Queues, for every live hook, the events past its cursor that it wants; each hook in one transaction with its cursor. */
   private enqueue(): void {
-    const hooks = this.db.prepare('SELECT * FROM webhooks WHERE removed_at IS NULL').all() as HookRow[];
-    const insert = this.db.prepare("INSERT OR IGNORE INTO webhook_deliveries (hook_id, seq, state, attempts, first_at, next_at) VALUES (?, ?, 'pending', 0, ?, ?)");
-    const move = this.db.prepare('UPDATE webhooks SET cursor = ? WHERE id = ?');
+    const hooks = this.sql.liveHooks.all() as HookRow[];
+    const insert = this.sql.queue;
+    const move = this.sql.moveCursor;
     // Hooks usually stand at the same cursor: each page is read once.
     const pages = new Map<number, StreamEvent[]>();
     for (const hook of hooks) {
@@ -262,7 +280,7 @@ export class Webhooks {
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const next = this.db.prepare("SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending' AND next_at > ?").pluck().get(now) as number | null;
+    const next = this.sql.nextDue.get(now) as number | null;
     if (next !== null) {
       this.timer = setTimeout(() => this.work(), Math.max(0, next - now));
       this.timer.unref();
@@ -274,7 +292,7 @@ export class Webhooks {
   }
 
   private async deliver(d: DeliveryRow): Promise<void> {
-    const hook = this.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(d.hook_id) as HookRow | undefined;
+    const hook = this.sql.hook.get(d.hook_id) as HookRow | undefined;
     const event = this.event(d.seq);
     if (!hook || !event || event.seq !== d.seq) return;
     const body = envelopeText(event, PUBLIC);
@@ -307,14 +325,14 @@ export class Webhooks {
     const now = this.opts.now();
     try {
       this.db.transaction(() => {
-        this.db.prepare('UPDATE webhooks SET last_at = ?, last_status = ?, last_error = ? WHERE id = ?').run(now, status, error, hook.id);
+        this.sql.hookLast.run(now, status, error, hook.id);
         if (error === null) {
-          this.db.prepare("UPDATE webhook_deliveries SET state = 'delivered', attempts = ?, last_status = ?, last_error = NULL WHERE hook_id = ? AND seq = ?").run(attempt, status, hook.id, d.seq);
+          this.sql.delivered.run(attempt, status, hook.id, d.seq);
           return;
         }
         const nextAt = now + this.opts.backoff(attempt);
         const state = nextAt - d.first_at > this.opts.maxAgeMs ? 'failed' : 'pending';
-        this.db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, next_at = ?, last_status = ?, last_error = ? WHERE hook_id = ? AND seq = ?').run(state, attempt, nextAt, status, error, hook.id, d.seq);
+        this.sql.failedTry.run(state, attempt, nextAt, status, error, hook.id, d.seq);
       })();
     } catch {
       // The database is closing: the delivery stays pending and is made again after the restart (at least once).
