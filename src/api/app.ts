@@ -13,7 +13,7 @@ import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { TableError, type BotLevel, type Table } from '../table.js';
 import type { ColouredDie } from '../dice-match.js';
-import { OperatorAuth } from './operator-auth.js';
+import { OperatorAuth, tokenOf } from './operator-auth.js';
 import { withRedactedRequests } from './log-redaction.js';
 import { registerFeed, type FeedOptions } from './feed.js';
 import { AuthFailures, tooManyFailures, type AuthFailureLimits } from './auth-failures.js';
@@ -203,10 +203,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
   /** Refuses a request without the operator's token (when one is set). The QR image may carry it as `?operator=`, an <img> cannot send headers. */
   const operatorOnly = async (request: FastifyRequest, reply: FastifyReply) => {
-    const header = request.headers.authorization ?? '';
-    const q = request.query as { operator?: unknown; key?: unknown } | undefined;
-    const query = q?.operator ?? q?.key;
-    const given = header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '';
+    const given = tokenOf(request);
     // A token sent is a guess to count (a missing one guesses nothing: it stays a plain 401).
     // An API key stands in for the operator on a route that names its scope (config.keyScope); a wrong one counts as a guess.
     const keys = deps.integrations?.keys;

@@ -12,6 +12,7 @@ import { TableError, type Table, type TableEvent } from '../table.js';
 import { gameView } from './views.js';
 import type { OperatorAuth } from './operator-auth.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
+import { epochChanged } from './integration-routes.js';
 import { tooManyFailures, type AuthFailures } from './auth-failures.js';
 import { follow, isKeyToken, type ApiKey, type Integrations } from '../integrations/index.js';
 
@@ -70,16 +71,17 @@ export const CLIENT_MESSAGES = {
   },
   subscribe: {
     access: 'anyone',
-    doc: 'Only game messages of these games from now on (tower and notice messages always come); "all" for every game. With since: the event stream after that seq (event messages, the kept ones first), for the operator, a seat or a key with events:read.',
+    doc: 'Only game messages of these games from now on (tower and notice messages always come); "all" for every game. With since: the event stream after that seq (event messages, the kept ones first), for the operator, a seat or a key with events:read; with since and games: only the events of those games.',
     fields: {
       games: { required: false, check: (v: unknown) => (v === 'all' || (Array.isArray(v) && v.length <= 50 && v.every((g) => id(64)(g) === null)) ? null : 'must be "all" or a list of at most 50 game ids'), doc: 'game ids or "all"' },
       since: { required: false, check: int(0, Number.MAX_SAFE_INTEGER), doc: 'the last event seq seen (0: from the start)' },
+      epoch: { required: false, check: (v: unknown) => (typeof v === 'string' && /^[0-9a-f]{12}$/.test(v) ? null : 'must be the stream\'s epoch (12 hex digits)'), doc: 'the epoch of that seq (subscribed gives it): another one is refused' },
       ref: { required: false, check: ref, doc: 'echoed back' },
     },
   },
   roll: {
     access: 'operator',
-    doc: 'Rolls the dice the game waits for through the tower (as POST /api/games/:id/roll); answered with rolled or error.',
+    doc: 'Rolls the dice the game waits for through the tower (as POST /api/games/:id/roll); answered with rolled or error. The operator, or an API key with rolls:request.',
     fields: {
       game: { required: true, check: id(64), doc: 'game id' },
       ref: { required: false, check: ref, doc: 'echoed back' },
@@ -126,6 +128,9 @@ export function parseClientMessage(text: string): Parsed {
     }
     const problem = field.check(body[key]);
     if (problem) return { ok: false, code: 'ws/bad_message', message: `${type}.${key} ${problem}.` };
+  }
+  if (type === 'subscribe' && body.epoch !== undefined && body.since === undefined) {
+    return { ok: false, code: 'ws/bad_message', message: 'A subscribe message gives epoch with since (the seq it belongs to).' };
   }
   if (type === 'subscribe' && body.games === undefined && body.since === undefined) {
     return { ok: false, code: 'ws/bad_message', message: 'A subscribe message needs games (ids or "all"), since (an event seq), or both.' };
@@ -291,13 +296,15 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           const games = body.games === 'all' || body.games === undefined ? null : (body.games as string[]);
           const unknown = games?.find((g) => !table.list().some((t) => t.id === g));
           if (unknown !== undefined) return refuse('table/game_not_found', `There is no game with id '${unknown}'.`, body.ref, false);
-          if (body.since !== undefined) return subscribeStream(body.since as number, replyRef, body.ref);
+          if (body.since !== undefined) return subscribeStream(body.since as number, body.epoch as string | undefined, games, replyRef, body.ref);
           client.games = games ? new Set(games) : null;
           return send(socket, { type: 'subscribed', games: games ?? 'all', ...replyRef });
         }
         case 'roll': {
-          if (auth.enabled && client.role !== 'operator') {
-            return refuse('auth/operator_only', 'Rolling is an operator action: send {"type":"auth","token":"<operator token>"} first.', body.ref, false);
+          // The operator, or an API key with rolls:request (asked again now: a revoked key rolls nothing).
+          const keyMayRoll = () => client.key !== undefined && options.integrations?.keys.find(client.key.token)?.scopes.includes('rolls:request') === true;
+          if (auth.enabled && client.role !== 'operator' && !keyMayRoll()) {
+            return refuse('auth/operator_only', 'Rolling is an operator action (or an API key\'s with the scope rolls:request): send {"type":"auth","token":"<operator token or key>"} first.', body.ref, false);
           }
           table.roll(body.game as string).then(
             (game) => send(socket, { type: 'rolled', game: game.id, version: game.version, ...replyRef }),
@@ -315,7 +322,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
      * The event stream after seq `since` (integrations/event-stream.ts), as `event` messages: the kept ones, then the
      * live ones, each once. For the operator, a seat (its own secret dice) or a key with events:read.
      */
-    const subscribeStream = (since: number, replyRef: Record<string, unknown>, ref: unknown) => {
+    const subscribeStream = (since: number, epoch: string | undefined, games: readonly string[] | null, replyRef: Record<string, unknown>, ref: unknown) => {
       const integrations = options.integrations;
       if (!integrations) return refuse('ws/no_stream', 'This server keeps no event stream (no data directory).', ref, false);
       const role = client.role;
@@ -325,12 +332,18 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
         return refuse('auth/missing_scope', 'The event stream needs the operator token, a seat token, or an API key with the scope events:read: send {"type":"auth","token":"…"} first.', ref, false);
       }
       const head = integrations.stream.head();
+      if (epoch !== undefined && epoch !== integrations.stream.epoch) {
+        const changed = epochChanged(integrations.stream.epoch, epoch);
+        return refuse(changed.code, changed.message, ref, false);
+      }
       if (since > head) return refuse('events/since_ahead', `The stream ends at seq ${head}; ${since} is past it. Resume from ${head} or less.`, ref, false);
       client.stopStream?.();
       const viewer = typeof role === 'object' ? { seat: { gameId: role.game, seat: role.seat } } : {};
-      send(socket, { type: 'subscribed', since, head, ...replyRef });
+      // With games: those games' events only, and their game messages only (as without since).
+      client.games = games ? new Set(games) : null;
+      send(socket, { type: 'subscribed', since, head, epoch: integrations.stream.epoch, games: games ?? 'all', ...replyRef });
       // A long backlog waits for the socket to drain (the send cap would close it otherwise); one that stops reading is let go.
-      client.stopStream = follow(integrations.stream, { since, viewer }, (_event, text) => {
+      client.stopStream = follow(integrations.stream, { since, viewer, games: client.games ?? undefined }, (_event, text) => {
         // The socket may stay for the scoreboard messages; only the stream stops.
         if (!allowed()) {
           client.stopStream?.();

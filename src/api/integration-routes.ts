@@ -10,6 +10,7 @@ import { TableError } from '../table.js';
 import { envelope, eventsSchema, follow, isKeyToken, PUBLIC, STREAM_EVENT_TYPES, type Integrations, type KeyScope } from '../integrations/index.js';
 import { KEY_SCOPES } from '../integrations/api-keys.js';
 import type { RouteAccess } from './app.js';
+import { tokenOf } from './operator-auth.js';
 
 /** Every this often an SSE connection gets a comment line, so proxies and clients know it is alive. */
 export const SSE_HEARTBEAT_MS = 15_000;
@@ -25,6 +26,8 @@ const streamQuery = {
   additionalProperties: false,
   properties: {
     since: { type: 'integer', minimum: 0 },
+    // The epoch the consumer's seq belongs to (given with each stream): another one is refused, the seqs are not the same.
+    epoch: { type: 'string', pattern: '^[0-9a-f]{12}$' },
     types: { type: 'string', maxLength: 400 },
     game: gameId,
     // The token may ride in the query for an EventSource, which cannot send headers (redacted in the log).
@@ -32,6 +35,14 @@ const streamQuery = {
     operator: { type: 'string', maxLength: 200 },
   },
 };
+
+/**
+ * The stream may be read from a page of another origin (an overlay, a virtual tabletop): its two GET routes answer
+ * CORS, for any origin — the key (`?key=` or Authorization) is the authority, never a cookie — and their preflight
+ * (a fetch with Authorization, an EventSource reconnecting with Last-Event-ID). No other route does.
+ */
+const CORS = { 'access-control-allow-origin': '*' } as const;
+const PREFLIGHT = { ...CORS, 'access-control-allow-methods': 'GET', 'access-control-allow-headers': 'authorization, last-event-id', 'access-control-max-age': '600' } as const;
 
 /** `types=roll.settled,tower.status` checked; none: every type. */
 function typesOf(text: string | undefined): Set<string> | undefined {
@@ -42,8 +53,19 @@ function typesOf(text: string | undefined): Set<string> | undefined {
   return new Set(types);
 }
 
-/** Where a consumer resumes: Last-Event-ID (a reconnecting EventSource sends it) before ?since=; a seq past the head is refused. */
-function resumePoint(request: FastifyRequest, since: number | undefined, head: number): number {
+/** The refusal of a resume point of another epoch (a restored backup numbers the events again). */
+export function epochChanged(epoch: string, theirs: string): TableError {
+  return new TableError(
+    'events/epoch_changed',
+    `The stream's epoch is ${epoch}, not ${theirs}: it was restored from a backup since, and its seqs are not the ones you kept. Resync: read the state you need again, then follow from the head (or since=0).`,
+    409,
+  );
+}
+
+/** Where a consumer resumes: Last-Event-ID (a reconnecting EventSource sends it) before ?since=; a seq past the head, or of another epoch, is refused. */
+function resumePoint(request: FastifyRequest, since: number | undefined, head: number, epoch: string): number {
+  const theirs = (request.query as { epoch?: string }).epoch;
+  if (theirs !== undefined && theirs !== epoch) throw epochChanged(epoch, theirs);
   const header = request.headers['last-event-id'];
   let from = since ?? head;
   if (typeof header === 'string' && header !== '') {
@@ -56,21 +78,22 @@ function resumePoint(request: FastifyRequest, since: number | undefined, head: n
   return from;
 }
 
-/** The token a request came with (as app.ts's operator check reads it). */
-function tokenOf(request: FastifyRequest): string {
-  const header = request.headers.authorization ?? '';
-  const q = request.query as { operator?: unknown; key?: unknown } | undefined;
-  const query = q?.operator ?? q?.key;
-  return header.startsWith('Bearer ') ? header.slice(7) : typeof query === 'string' ? query : '';
-}
-
 export function registerIntegrationRoutes(api: FastifyInstance, integrations: Integrations, operator: Guard): void {
   const { stream, keys, webhooks } = integrations;
   const keyed = (scope: KeyScope): RouteShorthandOptions => ({ onRequest: operator.onRequest, config: { access: 'operator', keyScope: scope } });
   const open = new Set<() => void>();
-  api.addHook('onClose', async () => {
-    for (const stop of open) stop();
+  // Before the server stops listening: server.close() waits for every connection, an SSE stream's too, so they end first.
+  api.addHook('preClose', async () => {
+    for (const end of open) end();
   });
+
+  // CORS on the stream's routes: on every answer (a refusal too, so a page can read why) and their preflight.
+  api.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url === '/api/events' || request.routeOptions.url === '/api/events/log') reply.headers(CORS);
+  });
+  for (const url of ['/api/events', '/api/events/log']) {
+    api.options(url, { config: { access: 'public' } }, async (_request, reply) => reply.status(204).headers(PREFLIGHT).send());
+  }
 
   api.get('/api/schema/events.json', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(eventsSchema()));
 
@@ -80,35 +103,48 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
     async (request, reply) => {
       const types = typesOf(request.query.types);
       // Without since or Last-Event-ID: from now on (a consumer that wants the history asks for since=0).
-      const since = resumePoint(request, request.query.since, stream.head());
+      const since = resumePoint(request, request.query.since, stream.head(), stream.epoch);
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-      // How long a client waits before reconnecting; then from its Last-Event-ID.
-      res.write(`retry: 2000\n: dice-tower events v${eventsSchema().version as number}, after seq ${since}\n\n`);
+      res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      // How long a client waits before reconnecting, then from its Last-Event-ID; and the resume point itself, so an
+      // EventSource that reconnects before any event came resumes from here, not from its new "now".
+      // Then the epoch of the seqs (event `stream`, no id): a consumer keeps it with its seq and gives it back (?epoch=).
+      res.write(`retry: 2000\nid: ${since}\n: dice-tower events v${eventsSchema().version as number}, after seq ${since}\n\nevent: stream\ndata: {"epoch":"${stream.epoch}","since":${since}}\n\n`);
       const drained = () => new Promise<void>((resolve) => res.once('drain', resolve));
       // A stream opened with an API key ends when the key is revoked (checked before each event and each heartbeat).
       const token = tokenOf(request);
-      const revoked = () => {
+      let ended = false;
+      let stop: (() => void) | null = null;
+      /** Stops following and the heartbeat, and ends the response (`last`: its last words) unless it already ended. */
+      const end = (last = '') => {
+        if (ended) return;
+        ended = true;
+        clearInterval(heartbeat);
+        stop?.();
+        open.delete(end);
+        if (!res.writableEnded) res.end(last);
+      };
+      /** Whether nothing more may be written: the response has ended, or its key was revoked (which ends it). */
+      const over = () => {
+        if (ended || res.writableEnded || res.destroyed) return true;
         if (!isKeyToken(token) || keys.find(token) !== null) return false;
-        res.end('event: error\ndata: {"code":"auth/bad_key","message":"The API key was revoked."}\n\n');
+        end('event: error\ndata: {"code":"auth/bad_key","message":"The API key was revoked."}\n\n');
         return true;
       };
-      const stop = follow(
+      const heartbeat = setInterval(() => over() || res.write(': ping\n\n'), SSE_HEARTBEAT_MS);
+      open.add(end);
+      stop = follow(
         stream,
         { since, viewer: PUBLIC, types, gameId: request.query.game },
-        (event, text) => revoked() || res.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${text}\n\n`) || drained(),
+        (event, text) => over() || res.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${text}\n\n`) || drained(),
         () => res.destroy(),
       );
-      const heartbeat = setInterval(() => revoked() || res.write(': ping\n\n'), SSE_HEARTBEAT_MS);
-      const end = () => {
-        clearInterval(heartbeat);
-        stop();
-        open.delete(end);
-        if (!res.writableEnded) res.end();
-      };
-      open.add(end);
-      res.on('close', end);
+      // Ended while the backlog was being sent (follow sends what it can at once): stop now.
+      if (ended) stop();
+      res.on('close', () => end());
+      // A socket that fails (reset by the client) ends the stream; never an unhandled 'error'.
+      res.on('error', () => end());
     },
   );
 
@@ -118,12 +154,12 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
     async (request) => {
       const types = typesOf(request.query.types);
       const head = stream.head();
-      const since = resumePoint(request, request.query.since ?? 0, head);
+      const since = resumePoint(request, request.query.since ?? 0, head, stream.epoch);
       const limit = request.query.limit ?? 100;
       const page = stream.read(since, limit);
       const last = page.length > 0 ? (page[page.length - 1] as { seq: number }).seq : since;
       const events = page.filter((e) => (!types || types.has(e.type)) && (!request.query.game || e.gameId === request.query.game)).map((e) => envelope(e, PUBLIC));
-      return { head, next: last, more: last < head, events };
+      return { epoch: stream.epoch, head, next: last, more: last < head, events };
     },
   );
 

@@ -5,12 +5,12 @@
  * stops the server at start: an empty token would open every operator action
  * to anyone, a short one to a guess.
  */
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { errorText } from '../error-text.js';
 import { readTextIfThere, writeFileAtomic } from '../storage/atomic-file.js';
 import { PRIVATE_FILE_MODE, removeSharedAccess } from '../storage/file-modes.js';
-import { MIN_TOKEN_LENGTH } from './operator-auth.js';
+import { KEY_PREFIX } from '../integrations/api-keys.js';
+import { MIN_TOKEN_LENGTH, randomOperatorToken } from './operator-auth.js';
 
 export const TOKEN_FILE = 'operator-token';
 export const TOKEN_ENV = 'DICE_TOWER_TOKEN';
@@ -36,6 +36,7 @@ export function readOperatorToken(dataDir: string, env: NodeJS.ProcessEnv = proc
     if (fromEnv.length < MIN_TOKEN_LENGTH) {
       throw new Error(`${TOKEN_ENV} holds ${fromEnv.length} characters; an operator token needs at least ${MIN_TOKEN_LENGTH}: set a longer one, or unset it to use a token kept in the data directory`);
     }
+    if (fromEnv.startsWith(KEY_PREFIX)) throw new Error(`${TOKEN_ENV} starts with '${KEY_PREFIX}', which marks an API key: the server would take it for one. Set another operator token, or unset it to use a token kept in the data directory`);
     return { value: fromEnv, source: 'environment', file: TOKEN_ENV, created: false };
   }
   const file = join(dataDir, TOKEN_FILE);
@@ -50,6 +51,7 @@ export function readOperatorToken(dataDir: string, env: NodeJS.ProcessEnv = proc
   const fix = `delete it to get a new token at the next start, or write a token of at least ${MIN_TOKEN_LENGTH} characters into it`;
   if (value === '') throw new Error(`the operator token file ${file} is empty, which would leave every operator action open to anyone: ${fix}`);
   if (value.length < MIN_TOKEN_LENGTH) throw new Error(`the operator token in ${file} has ${value.length} characters, fewer than the ${MIN_TOKEN_LENGTH} needed: ${fix}`);
+  if (value.startsWith(KEY_PREFIX)) throw new Error(`the operator token in ${file} starts with '${KEY_PREFIX}', which marks an API key (the server would take it for one): delete the file to get a new token at the next start, or write another token into it`);
   // A file written by hand (or by an older version) with the usual 0644: others must not read it.
   removeSharedAccess(file);
   return { value, source: 'file', file, created: false };
@@ -58,7 +60,7 @@ export function readOperatorToken(dataDir: string, env: NodeJS.ProcessEnv = proc
 /** A new random token, written to the token file of `dataDir` (which must exist). */
 export function createOperatorToken(dataDir: string): OperatorToken {
   const file = join(dataDir, TOKEN_FILE);
-  const value = randomBytes(24).toString('base64url');
+  const value = randomOperatorToken();
   writeOperatorToken(file, value);
   return { value, source: 'file', file, created: true };
 }

@@ -40,12 +40,20 @@ export function scopesProblem(scopes: readonly string[]): string | null {
 
 export class ApiKeys {
   private readonly byHash: Database.Statement;
+  private readonly byId: Database.Statement;
+  private readonly all: Database.Statement;
+  private readonly insert: Database.Statement;
+  private readonly markRevoked: Database.Statement;
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly now: () => number = Date.now,
   ) {
     this.byHash = db.prepare('SELECT id, name, scopes, created_at, revoked_at FROM api_keys WHERE token_sha256 = ?');
+    this.byId = db.prepare('SELECT id, name, scopes, created_at, revoked_at FROM api_keys WHERE id = ?');
+    this.all = db.prepare('SELECT id, name, scopes, created_at, revoked_at FROM api_keys ORDER BY created_at, id');
+    this.insert = db.prepare('INSERT INTO api_keys (id, name, scopes, token_sha256, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.markRevoked = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?');
   }
 
   /** Makes a key; the token is in the answer and nowhere else. */
@@ -57,20 +65,20 @@ export class ApiKeys {
     const token = `${KEY_PREFIX}${id}_${randomBytes(24).toString('base64url')}`;
     const unique = [...new Set(scopes)] as KeyScope[];
     const at = this.now();
-    this.db.prepare('INSERT INTO api_keys (id, name, scopes, token_sha256, created_at) VALUES (?, ?, ?, ?, ?)').run(id, name, JSON.stringify(unique), sha256(token), at);
+    this.insert.run(id, name, JSON.stringify(unique), sha256(token), at);
     return { key: { id, name, scopes: unique, createdAt: at, revokedAt: null }, token };
   }
 
   list(): ApiKey[] {
-    return (this.db.prepare('SELECT id, name, scopes, created_at, revoked_at FROM api_keys ORDER BY created_at, id').all() as Row[]).map(toKey);
+    return (this.all.all() as Row[]).map(toKey);
   }
 
   /** Revokes a key (it is kept, marked, so the list shows when). Throws 404 for an unknown id. */
   revoke(id: string): ApiKey {
-    const row = this.db.prepare('SELECT id, name, scopes, created_at, revoked_at FROM api_keys WHERE id = ?').get(id) as Row | undefined;
+    const row = this.byId.get(id) as Row | undefined;
     if (!row) throw new TableError('keys/not_found', `There is no API key '${id}'; 'dice-tower keys list' or GET /api/keys lists them.`, 404);
-    if (row.revoked_at === null) this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(this.now(), id);
-    return toKey(this.db.prepare('SELECT id, name, scopes, created_at, revoked_at FROM api_keys WHERE id = ?').get(id) as Row);
+    if (row.revoked_at === null) this.markRevoked.run(this.now(), id);
+    return toKey(this.byId.get(id) as Row);
   }
 
   /** The live key this token is, or null (unknown or revoked). */

@@ -10,7 +10,7 @@
  * at the next start, and none is derived twice. Throws and tower statuses,
  * which the log does not hold, are appended as they happen.
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { errorText } from '../error-text.js';
 import { envelopeText, type DraftEvent, type LogRow, type StreamEvent, type StreamEventType, type Viewer } from './events.js';
@@ -29,6 +29,11 @@ function fromRow(row: Row): StreamEvent {
 }
 
 export class EventStream {
+  /**
+   * This stream's epoch: random, made with the stream and made anew when a backup is restored (storage/backup.ts drops
+   * it), since the seqs then start again from the backup's head. A consumer that kept one resumes only in the same epoch.
+   */
+  readonly epoch: string;
   private readonly listeners = new Set<(event: StreamEvent) => void>();
   private readonly insert: Database.Statement;
   private readonly after: Database.Statement;
@@ -37,6 +42,9 @@ export class EventStream {
   private readonly headGet: Database.Statement;
   private readonly logRows: Database.Statement;
   private readonly logVersion: Database.Statement;
+  private readonly latestAll: Database.Statement;
+  private readonly latestPublic: Database.Statement;
+  private readonly latestOfGame: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare('INSERT INTO stream_events (id, type, at, game_id, secret_seat, source_seq, data, public_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
@@ -47,6 +55,11 @@ export class EventStream {
     // The game log is the store's (storage/store.ts); read here, never written.
     this.logRows = db.prepare('SELECT seq, game_id, type, at, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
     this.logVersion = db.prepare('SELECT count(*) FROM events WHERE game_id = ? AND seq <= ?').pluck();
+    db.prepare("INSERT OR IGNORE INTO stream_facts (name, value) VALUES ('epoch', ?)").run(randomInt(1, 2 ** 47));
+    this.epoch = (db.prepare("SELECT value FROM stream_facts WHERE name = 'epoch'").pluck().get() as number).toString(16).padStart(12, '0');
+    this.latestAll = db.prepare('SELECT * FROM stream_events WHERE type = ? ORDER BY seq DESC LIMIT 1');
+    this.latestPublic = db.prepare('SELECT * FROM stream_events WHERE type = ? AND secret_seat IS NULL ORDER BY seq DESC LIMIT 1');
+    this.latestOfGame = db.prepare('SELECT * FROM stream_events WHERE type = ? AND game_id = ? ORDER BY seq DESC LIMIT 1');
   }
 
   /** The last seq given (0: none yet). */
@@ -113,7 +126,13 @@ export class EventStream {
 
   /** The last event of a type (`publicOnly`: the last one everyone may see whole), or null. */
   latest(type: StreamEventType, publicOnly = false): StreamEvent | null {
-    const row = this.db.prepare(`SELECT * FROM stream_events WHERE type = ?${publicOnly ? ' AND secret_seat IS NULL' : ''} ORDER BY seq DESC LIMIT 1`).get(type) as Row | undefined;
+    const row = (publicOnly ? this.latestPublic : this.latestAll).get(type) as Row | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  /** The last event of a type of one game, or null (seen inside syncFromLog's transaction: its earlier batches too). */
+  latestOf(type: StreamEventType, gameId: string): StreamEvent | null {
+    const row = this.latestOfGame.get(type, gameId) as Row | undefined;
     return row ? fromRow(row) : null;
   }
 
@@ -143,6 +162,8 @@ export interface FollowOptions {
   readonly types?: ReadonlySet<string> | undefined;
   /** Only this game's events (none: all). */
   readonly gameId?: string | undefined;
+  /** Only these games' events (none: all). */
+  readonly games?: ReadonlySet<string> | undefined;
   /** Live events that may wait for a consumer that does not read before it is given up (onError); it resumes from its last seq. */
   readonly maxQueued?: number;
 }
@@ -162,7 +183,8 @@ export function follow(stream: EventStream, options: FollowOptions, sink: Sink, 
   let live = false;
   let queue: StreamEvent[] = [];
   let busy: Promise<void> | null = null;
-  const wanted = (e: StreamEvent) => (!options.types || options.types.has(e.type)) && (!options.gameId || e.gameId === options.gameId);
+  const wanted = (e: StreamEvent) =>
+    (!options.types || options.types.has(e.type)) && (!options.gameId || e.gameId === options.gameId) && (!options.games || (e.gameId !== null && options.games.has(e.gameId)));
 
   /** Sends events in order, waiting whenever the sink asks to drain. */
   const pump = async (events: readonly StreamEvent[]) => {

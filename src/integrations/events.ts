@@ -149,7 +149,8 @@ export function fromLog(row: LogRow, facts: GameFacts): DraftEvent[] {
       const data = { version: row.version, roll: p.roll, from: p.from, values: p.values, by: p.by, reason: p.reason };
       const secret = facts.rollSecret(p.roll);
       if (!secret?.secret) return [{ ...base, type: 'roll.corrected', secretSeat: null, data }];
-      return [{ ...base, type: 'roll.corrected', secretSeat: secret.player, data, publicData: { ...data, from: null, values: null } }];
+      // Why and by whom a secret throw was corrected may tell its values ("the 6 was a 1"): its seat's too.
+      return [{ ...base, type: 'roll.corrected', secretSeat: secret.player, data, publicData: { ...data, from: null, values: null, by: null, reason: null } }];
     }
     default:
       return [];
@@ -201,8 +202,8 @@ const DATA: Record<StreamEventType, { description: string; schema: Record<string
   'roll.started': { description: 'The tower throws (each attempt).', schema: { required: ['attempt', 'count', 'player', 'secret'], properties: { attempt: int, count: int, player: int, secret: bool } } },
   'roll.refused': { description: 'A throw that cannot be used (unreadable, cocked, did not tumble...): its reasons; the tower throws again or gives up (tower.status fault).', schema: { required: ['attempt', 'player', 'secret', 'reasons', 'issues', 'valid', 'dice'], properties: { attempt: int, player: int, secret: bool, reasons: { type: 'array', items: str }, issues, valid: bool, dice } } },
   'roll.settled': { description: 'A roll applied to the game: each die with value, colour, size and confidence, the frame and the reading\'s validity. A secret throw shows its values only to its seat.', schema: { required: ['version', 'roll', 'player', 'secret', 'source', 'attempts', 'values', 'sum', 'dice', 'valid', 'issues', 'frameUrl'], properties: { version: int, roll: int, player: int, secret: bool, source: { enum: ['tower', 'manual'] }, attempts: int, count: int, values: nullable(ints), sum: nullable(int), dice, valid: nullable(bool), issues, frameUrl: nullable(str) } } },
-  'roll.corrected': { description: 'The operator corrected a misread roll.', schema: { required: ['version', 'roll', 'from', 'values', 'by', 'reason'], properties: { version: int, roll: int, from: nullable(ints), values: nullable(ints), by: str, reason: str } } },
-  'game.ended': { description: 'The game is over: winners (seat numbers) and scores.', schema: { required: ['players', 'winners', 'scores'], properties: { players: { type: 'array', items: str }, winners: ints, scores: nullable({ type: 'array', items: { type: 'number' } }) } } },
+  'roll.corrected': { description: 'The operator corrected a misread roll. Of a secret throw, only its seat sees from, values, by and reason.', schema: { required: ['version', 'roll', 'from', 'values', 'by', 'reason'], properties: { version: int, roll: int, from: nullable(ints), values: nullable(ints), by: nullable(str), reason: nullable(str) } } },
+  'game.ended': { description: 'The game is over: winners (seat numbers) and scores. Told again only if a correction of a roll changes them.', schema: { required: ['players', 'winners', 'scores'], properties: { players: { type: 'array', items: str }, winners: ints, scores: nullable({ type: 'array', items: { type: 'number' } }) } } },
   'tower.status': { description: 'The tower\'s state: ready, rolling or fault, with a sentence.', schema: { required: ['kind', 'state', 'message'], properties: { kind: str, state: { enum: ['ready', 'rolling', 'fault'] }, message: str } } },
   'table.notice': { description: 'Something the room should know (a bot that could not move, a button with nothing to roll).', schema: { required: ['message'], properties: { message: str } } },
 };
@@ -214,7 +215,7 @@ export function eventsSchema(): Record<string, unknown> {
     $id: `/api/schema/events.json?v=${STREAM_VERSION}`,
     title: 'dice-tower events',
     version: STREAM_VERSION,
-    description: 'Every event of the stream (GET /api/events, the /ws subscribe with since, webhooks, MQTT). seq is global, gapless for a viewer that sees every type, and the resume point (Last-Event-ID, ?since=).',
+    description: 'Every event of the stream (GET /api/events, the /ws subscribe with since, webhooks, MQTT). seq is global, gapless for a viewer that sees every type, and the resume point (Last-Event-ID, ?since=) within the stream\'s epoch (given apart: a restored backup numbers the events again, in a new epoch).',
     type: 'object',
     required: ['v', 'seq', 'id', 'type', 'at', 'game', 'data'],
     properties: {

@@ -12,7 +12,7 @@ import { EventStream } from './event-stream.js';
 import { fromLog, fromNotice, fromRoll, fromTower, gameEnded, type DraftEvent, type GameFacts, type LogRow } from './events.js';
 import { ApiKeys } from './api-keys.js';
 import { Webhooks, type WebhookOptions } from './webhooks.js';
-import { MqttBridge } from './mqtt.js';
+import { MqttBridge, type MqttOptions } from './mqtt.js';
 
 export { EventStream, follow } from './event-stream.js';
 export { ApiKeys, KEY_SCOPES, isKeyToken, type KeyScope, type ApiKey } from './api-keys.js';
@@ -26,7 +26,7 @@ export interface IntegrationsOptions {
   readonly version: string;
   readonly webhooks?: WebhookOptions;
   /** Publish to an MQTT broker (serve --mqtt). */
-  readonly mqtt?: { readonly url: string; readonly tower: string } | undefined;
+  readonly mqtt?: Omit<MqttOptions, 'version'> | undefined;
   readonly now?: () => number;
   /** Where a failure to keep a live event is told (default stderr). */
   readonly warn?: (message: string) => void;
@@ -77,7 +77,10 @@ export function createIntegrations(options: IntegrationsOptions): Integrations {
       return { secretHands: true, rollSecret: () => ({ secret: true, player: -1 }) };
     }
   };
-  /** A game over whose last log event is in this batch: game.ended after it. */
+  /**
+   * A game over whose last log event is in this batch: game.ended after it — when its result first appears, or when a
+   * correction changed it (not again for a correction that leaves it as the last game.ended told it).
+   */
   const ended = (rows: readonly LogRow[]): DraftEvent[] => {
     const lastOf = new Map<string, LogRow>();
     for (const row of rows) lastOf.set(row.gameId, row);
@@ -86,7 +89,10 @@ export function createIntegrations(options: IntegrationsOptions): Integrations {
       try {
         const game = table.get(gameId);
         const result = gameResult(table, game);
-        if (result && row.version === game.version) out.push(gameEnded(gameId, row.at, row.seq, result, game.players));
+        if (!result || row.version !== game.version) continue;
+        const draft = gameEnded(gameId, row.at, row.seq, result, game.players);
+        const told = stream.latestOf('game.ended', gameId);
+        if (told === null || JSON.stringify(told.data) !== JSON.stringify(draft.data)) out.push(draft);
       } catch {
         // Not in play here: no result to tell.
       }
@@ -102,7 +108,7 @@ export function createIntegrations(options: IntegrationsOptions): Integrations {
     try {
       fn();
     } catch (err) {
-      warn(`the event stream could not keep ${what}: ${errorText(err)}${what.startsWith('game') ? ' (it is derived from the game log at the next start)' : ''}`);
+      warn(`the event stream could not keep ${what}: ${errorText(err)}${what.startsWith('game') ? ' (it is derived from the game log at the next game change, or the next start)' : ''}`);
     }
   };
   const offTable = table.subscribe((e) => {
@@ -118,7 +124,7 @@ export function createIntegrations(options: IntegrationsOptions): Integrations {
   const hooksDb = openIntegrationsDb(options.dbPath);
   hooksDb.pragma('synchronous = NORMAL');
   const webhooks = new Webhooks(hooksDb, stream, { userAgent: `dice-tower/${options.version}`, ...options.webhooks });
-  const mqtt = options.mqtt ? new MqttBridge({ ...options.mqtt, version: options.version }, stream, table.tower()) : null;
+  const mqtt = options.mqtt ? new MqttBridge({ warn, ...options.mqtt, version: options.version }, stream, table.tower()) : null;
 
   let closed = false;
   return {

@@ -29,13 +29,14 @@ export function keysCommand(argv: readonly string[], out: (text: string) => void
   });
   const dataDir = values.data ?? process.env.DICE_TOWER_DATA ?? 'data';
   const dbPath = join(dataDir, DB_FILE);
+  // No database: none is made here (a mistyped --data would get a stray one, with a key the server never sees).
+  if (!existsSync(dbPath)) throw new Error(`There is no database in ${dataDir} (no keys); 'dice-tower serve --data ${dataDir}' makes one.`);
   // A database this version has not opened yet is brought up to date first (no server of this version runs on it then).
   let db;
   try {
     db = openIntegrationsDb(dbPath);
   } catch {
-    if (existsSync(dbPath) || action === 'add') openStore(dataDir).close();
-    if (!existsSync(dbPath)) throw new Error(`There is no database in ${dataDir} (no keys); 'dice-tower serve --data ${dataDir}' makes one.`);
+    openStore(dataDir).close();
     db = openIntegrationsDb(dbPath);
   }
   try {

@@ -6,7 +6,8 @@
  * to an hour. What is owed is kept in the database (`webhook_deliveries`,
  * with each hook's cursor over the stream), so a restart carries on where the
  * last run stopped; delivery is at least once (a receiver dedupes on
- * `X-Dice-Tower-Event-Id` or seq). Nothing here is awaited by a roll: events
+ * `X-Dice-Tower-Event-Id`: a seq is numbered again after a backup is restored,
+ * with a new `X-Dice-Tower-Epoch`). Nothing here is awaited by a roll: events
  * are queued after they are kept, and sent by a worker with timeouts.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -88,6 +89,9 @@ export class Webhooks {
   private closed = false;
   private readonly unsubscribe: () => void;
   private readonly idle = new Set<() => void>();
+  private readonly dueRows: Database.Statement;
+  /** The statements, prepared once. */
+  private readonly sql: Record<'insertHook' | 'hook' | 'hooks' | 'removeHook' | 'dropOwed' | 'counts' | 'liveHooks' | 'queue' | 'moveCursor' | 'hookLast' | 'delivered' | 'failedTry' | 'dueCount' | 'nextDue', Database.Statement>;
 
   constructor(
     private readonly db: Database.Database,
@@ -103,6 +107,28 @@ export class Webhooks {
       now: options.now ?? Date.now,
       userAgent: options.userAgent ?? 'dice-tower',
     };
+    this.sql = {
+      insertHook: db.prepare('INSERT INTO webhooks (id, url, types, secret, created_at, cursor) VALUES (?, ?, ?, ?, ?, ?)'),
+      hook: db.prepare('SELECT * FROM webhooks WHERE id = ?'),
+      hooks: db.prepare('SELECT * FROM webhooks ORDER BY created_at, id'),
+      removeHook: db.prepare('UPDATE webhooks SET removed_at = coalesce(removed_at, ?) WHERE id = ?'),
+      dropOwed: db.prepare("UPDATE webhook_deliveries SET state = 'failed', last_error = coalesce(last_error, 'hook removed') WHERE hook_id = ? AND state = 'pending'"),
+      counts: db.prepare('SELECT state, count(*) AS n FROM webhook_deliveries WHERE hook_id = ? GROUP BY state'),
+      liveHooks: db.prepare('SELECT * FROM webhooks WHERE removed_at IS NULL'),
+      queue: db.prepare("INSERT OR IGNORE INTO webhook_deliveries (hook_id, seq, state, attempts, first_at, next_at) VALUES (?, ?, 'pending', 0, ?, ?)"),
+      moveCursor: db.prepare('UPDATE webhooks SET cursor = ? WHERE id = ?'),
+      hookLast: db.prepare('UPDATE webhooks SET last_at = ?, last_status = ?, last_error = ? WHERE id = ?'),
+      delivered: db.prepare("UPDATE webhook_deliveries SET state = 'delivered', attempts = ?, last_status = ?, last_error = NULL WHERE hook_id = ? AND seq = ?"),
+      failedTry: db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, next_at = ?, last_status = ?, last_error = ? WHERE hook_id = ? AND seq = ?'),
+      dueCount: db.prepare("SELECT count(*) FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?").pluck(),
+      nextDue: db.prepare("SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending' AND next_at > ?").pluck(),
+    };
+    this.dueRows = db.prepare(`
+      SELECT hook_id, seq, attempts, first_at FROM (
+        SELECT d.hook_id, d.seq, d.attempts, d.first_at, ROW_NUMBER() OVER (PARTITION BY d.hook_id ORDER BY d.seq) AS n
+        FROM webhook_deliveries d JOIN webhooks h ON h.id = d.hook_id
+        WHERE d.state = 'pending' AND d.next_at <= ? AND h.removed_at IS NULL
+      ) WHERE n <= ? ORDER BY n, seq`);
     // Queued after the event is kept, on the next turn: the roll that made it does not wait for the queue either.
     this.unsubscribe = stream.subscribe(() => this.soon());
     this.soon();
@@ -114,31 +140,31 @@ export class Webhooks {
     const id = randomBytes(6).toString('hex');
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
     // From now on: a new hook gets the events that come after it, not the whole history.
-    this.db.prepare('INSERT INTO webhooks (id, url, types, secret, created_at, cursor) VALUES (?, ?, ?, ?, ?, ?)').run(id, url, JSON.stringify([...new Set(types)]), secret, this.opts.now(), this.stream.head());
+    this.sql.insertHook.run(id, url, JSON.stringify([...new Set(types)]), secret, this.opts.now(), this.stream.head());
     return { hook: this.get(id), secret };
   }
 
   get(id: string): Webhook {
-    const row = this.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as HookRow | undefined;
+    const row = this.sql.hook.get(id) as HookRow | undefined;
     if (!row) throw new TableError('webhooks/not_found', `There is no webhook '${id}'; GET /api/webhooks lists them.`, 404);
     return this.view(row);
   }
 
   list(): Webhook[] {
-    return (this.db.prepare('SELECT * FROM webhooks ORDER BY created_at, id').all() as HookRow[]).map((r) => this.view(r));
+    return (this.sql.hooks.all() as HookRow[]).map((r) => this.view(r));
   }
 
   /** Stops a hook (kept, marked removed, with its deliveries' record); what it was still owed is not sent. */
   remove(id: string): Webhook {
     this.get(id);
-    this.db.prepare('UPDATE webhooks SET removed_at = coalesce(removed_at, ?) WHERE id = ?').run(this.opts.now(), id);
-    this.db.prepare("UPDATE webhook_deliveries SET state = 'failed', last_error = coalesce(last_error, 'hook removed') WHERE hook_id = ? AND state = 'pending'").run(id);
+    this.sql.removeHook.run(this.opts.now(), id);
+    this.sql.dropOwed.run(id);
     return this.get(id);
   }
 
   private view(r: HookRow): Webhook {
     const counts = Object.fromEntries(
-      (this.db.prepare('SELECT state, count(*) AS n FROM webhook_deliveries WHERE hook_id = ? GROUP BY state').all(r.id) as Array<{ state: string; n: number }>).map((c) => [c.state, c.n]),
+      (this.sql.counts.all(r.id) as Array<{ state: string; n: number }>).map((c) => [c.state, c.n]),
     );
     return {
       id: r.id, url: r.url, types: JSON.parse(r.types) as string[], createdAt: r.created_at, removedAt: r.removed_at,
@@ -185,7 +211,7 @@ export class Webhooks {
   }
 
   private dueCount(): number {
-    return this.db.prepare("SELECT count(*) FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?").pluck().get(this.opts.now()) as number;
+    return this.sql.dueCount.get(this.opts.now()) as number;
   }
 
   private soon(): void {
@@ -205,9 +231,9 @@ export class Webhooks {
 
   /** Queues, for every live hook, the events past its cursor that it wants; each hook in one transaction with its cursor. */
   private enqueue(): void {
-    const hooks = this.db.prepare('SELECT * FROM webhooks WHERE removed_at IS NULL').all() as HookRow[];
-    const insert = this.db.prepare("INSERT OR IGNORE INTO webhook_deliveries (hook_id, seq, state, attempts, first_at, next_at) VALUES (?, ?, 'pending', 0, ?, ?)");
-    const move = this.db.prepare('UPDATE webhooks SET cursor = ? WHERE id = ?');
+    const hooks = this.sql.liveHooks.all() as HookRow[];
+    const insert = this.sql.queue;
+    const move = this.sql.moveCursor;
     // Hooks usually stand at the same cursor: each page is read once.
     const pages = new Map<number, StreamEvent[]>();
     for (const hook of hooks) {
@@ -235,9 +261,9 @@ export class Webhooks {
     const now = this.opts.now();
     const free = this.opts.concurrency - this.sending.size;
     if (free > 0) {
-      const due = this.db
-        .prepare("SELECT d.hook_id, d.seq, d.attempts, d.first_at FROM webhook_deliveries d JOIN webhooks h ON h.id = d.hook_id WHERE d.state = 'pending' AND d.next_at <= ? AND h.removed_at IS NULL ORDER BY d.seq LIMIT ?")
-        .all(now, free + this.sending.size) as DeliveryRow[];
+      // Each live hook's first `perHook` due deliveries (those in flight among them), its oldest first, then the next
+      // hook's...: one hook's backlog (a dead receiver's) cannot fill the window and hold the other hooks back.
+      const due = this.dueRows.all(now, this.opts.perHook) as DeliveryRow[];
       for (const d of due) {
         const key = `${d.hook_id}:${d.seq}`;
         if (this.sending.has(key) || (this.inFlight.get(d.hook_id) ?? 0) >= this.opts.perHook || this.sending.size >= this.opts.concurrency) continue;
@@ -254,7 +280,7 @@ export class Webhooks {
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const next = this.db.prepare("SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending' AND next_at > ?").pluck().get(now) as number | null;
+    const next = this.sql.nextDue.get(now) as number | null;
     if (next !== null) {
       this.timer = setTimeout(() => this.work(), Math.max(0, next - now));
       this.timer.unref();
@@ -266,7 +292,7 @@ export class Webhooks {
   }
 
   private async deliver(d: DeliveryRow): Promise<void> {
-    const hook = this.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(d.hook_id) as HookRow | undefined;
+    const hook = this.sql.hook.get(d.hook_id) as HookRow | undefined;
     const event = this.event(d.seq);
     if (!hook || !event || event.seq !== d.seq) return;
     const body = envelopeText(event, PUBLIC);
@@ -286,6 +312,7 @@ export class Webhooks {
           'x-dice-tower-event': event.type,
           'x-dice-tower-event-id': event.id,
           'x-dice-tower-seq': String(event.seq),
+          'x-dice-tower-epoch': this.stream.epoch,
           'x-dice-tower-attempt': String(attempt),
         },
       });
@@ -298,14 +325,14 @@ export class Webhooks {
     const now = this.opts.now();
     try {
       this.db.transaction(() => {
-        this.db.prepare('UPDATE webhooks SET last_at = ?, last_status = ?, last_error = ? WHERE id = ?').run(now, status, error, hook.id);
+        this.sql.hookLast.run(now, status, error, hook.id);
         if (error === null) {
-          this.db.prepare("UPDATE webhook_deliveries SET state = 'delivered', attempts = ?, last_status = ?, last_error = NULL WHERE hook_id = ? AND seq = ?").run(attempt, status, hook.id, d.seq);
+          this.sql.delivered.run(attempt, status, hook.id, d.seq);
           return;
         }
         const nextAt = now + this.opts.backoff(attempt);
         const state = nextAt - d.first_at > this.opts.maxAgeMs ? 'failed' : 'pending';
-        this.db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, next_at = ?, last_status = ?, last_error = ? WHERE hook_id = ? AND seq = ?').run(state, attempt, nextAt, status, error, hook.id, d.seq);
+        this.sql.failedTry.run(state, attempt, nextAt, status, error, hook.id, d.seq);
       })();
     } catch {
       // The database is closing: the delivery stays pending and is made again after the restart (at least once).

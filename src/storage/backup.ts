@@ -142,6 +142,7 @@ export async function restoreDataDir(backupDir: string, dataDir: string, options
     chmodSync(temp, PRIVATE_FILE_MODE);
     // Read-write: SQLite folds a copied -wal into the file, and deletes it on close.
     log = countLog(temp);
+    newStreamEpoch(temp);
   } catch (err) {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${temp}${suffix}`, { force: true });
     throw new Error(`${backupDb} is not a dice-tower game log (${errorText(err)}); name a directory made by dice-tower backup`, { cause: err });
@@ -246,6 +247,21 @@ function copyNamedFrames(from: string, to: string, frames: readonly string[]): {
 }
 
 /** How many events and games the log at `dbPath` holds (opened read-write, so closing it leaves no -wal or -shm behind). */
+/**
+ * Drops the event stream's epoch (integrations/event-stream.ts) from a restored log, so the next start makes a new
+ * one: the stream's seqs start again from the backup's head, and a consumer that kept a seq of the old run must be
+ * told to resync rather than resume past events it never got. A log from before the stream (schema < 4) has none.
+ */
+function newStreamEpoch(dbPath: string): void {
+  const db = new Database(dbPath, { fileMustExist: true });
+  try {
+    const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'stream_facts'").get() !== undefined;
+    if (has) db.prepare("DELETE FROM stream_facts WHERE name = 'epoch'").run();
+  } finally {
+    db.close();
+  }
+}
+
 function countLog(dbPath: string): { events: number; games: number } {
   const db = new Database(dbPath, { fileMustExist: true });
   try {

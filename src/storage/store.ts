@@ -2,7 +2,9 @@
  * The game store: an append-only, hash-chained event log in SQLite (WAL) plus
  * the rolls' camera frames as files, under one data directory:
  *
- *   <dataDir>/dice-tower.db              events, schema_migrations
+ *   <dataDir>/dice-tower.db              events, sessions, schema_migrations; and the
+ *                                        integrations' tables (stream_events, stream_facts,
+ *                                        api_keys, webhooks, webhook_deliveries: src/integrations)
  *   <dataDir>/frames/<gameId>/<n>.jpg    frame of roll n of a game
  *
  * A game is its `game/created` event plus its `game/action` and `game/roll`

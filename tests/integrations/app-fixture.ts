@@ -27,7 +27,7 @@ export interface AppFixture {
   close(): Promise<void>;
 }
 
-export async function appFixture(options: { webhooks?: WebhookOptions; mqtt?: { url: string; tower: string }; dataDir?: string } = {}): Promise<AppFixture> {
+export async function appFixture(options: { webhooks?: WebhookOptions; mqtt?: { url: string; tower: string; offlineQueue?: number; reconnectMs?: number; warn?: (message: string) => void }; dataDir?: string } = {}): Promise<AppFixture> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'dice-tower-integrations-'));
   const store = openStore(dataDir);
   const sim = createSimulator({ seed: 11, colours: ['white'] });

@@ -78,7 +78,8 @@ export async function sse(base: string, key: string, options: { since?: number; 
     signal: controller.signal,
   });
   const events: SseEvent[] = [];
-  const state = { ended: false, status: res.status, raw: '' };
+  // lastId: the last `id:` the stream gave (with an event or alone), which an EventSource sends back as Last-Event-ID.
+  const state: { ended: boolean; status: number; raw: string; lastId: string | null } = { ended: false, status: res.status, raw: '', lastId: null };
   if (res.status !== 200 || !res.body) {
     state.ended = true;
     state.raw = await res.text();
@@ -92,7 +93,9 @@ export async function sse(base: string, key: string, options: { since?: number; 
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        buffer += decoder.decode(value, { stream: true });
+        const text = decoder.decode(value, { stream: true });
+        buffer += text;
+        state.raw += text;
         let cut: number;
         while ((cut = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, cut);
@@ -103,6 +106,7 @@ export async function sse(base: string, key: string, options: { since?: number; 
             const at = line.indexOf(':');
             fields[line.slice(0, at)] = line.slice(at + 1).trimStart();
           }
+          if (fields.id !== undefined) state.lastId = fields.id;
           if (fields.data !== undefined && fields.id !== undefined) {
             events.push({ id: Number(fields.id), event: fields.event ?? 'message', data: JSON.parse(fields.data) as SseEvent['data'] });
           }

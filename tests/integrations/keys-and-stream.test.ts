@@ -3,14 +3,17 @@
  * the WebSocket, on the app listening on loopback (in this process).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routesOf } from '../../src/api/app.js';
+import { buildApp, routesOf } from '../../src/api/app.js';
+import { readOperatorToken } from '../../src/api/operator-token.js';
 import { keysCommand } from '../../src/integrations/keys-command.js';
-import { STREAM_EVENT_TYPES } from '../../src/integrations/index.js';
+import { envelope, STREAM_EVENT_TYPES } from '../../src/integrations/index.js';
 import { appFixture, type AppFixture } from './app-fixture.js';
 import { call, OPERATOR, sse, until } from './helpers.js';
 
@@ -82,6 +85,63 @@ describe('API keys', () => {
     await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Zed'] });
     await until('the revoked key\'s stream to end', () => open.state.ended, 5_000);
     expect(() => keysCommand(['revoke', 'ffffffffffff', '--data', f.dataDir], () => undefined)).toThrow(/There is no API key 'ffffffffffff'/);
+    // A data directory without a database (a mistyped --data): refused, and none is made there.
+    const empty = mkdtempSync(join(tmpdir(), 'dice-tower-no-db-'));
+    try {
+      for (const args of [['add', '--name', 'x', '--scope', 'events:read'], ['list'], ['revoke', key.id]]) {
+        expect(() => keysCommand([...args, '--data', empty], () => undefined)).toThrow(`There is no database in ${empty} (no keys); 'dice-tower serve --data ${empty}' makes one.`);
+      }
+      expect(readdirSync(empty)).toEqual([]);
+      expect(() => keysCommand(['add', '--name', 'x', '--scope', 'events:read', '--data', join(empty, 'typo')], () => undefined)).toThrow(/There is no database/);
+      expect(existsSync(join(empty, 'typo'))).toBe(false);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an operator token that starts like an API key (dtk_)', () => {
+  it('is refused: from DICE_TOWER_TOKEN, the token file, the app, and a change', async () => {
+    const like = `dtk_${'x'.repeat(30)}`;
+    expect(() => readOperatorToken('/nonexistent', { DICE_TOWER_TOKEN: like })).toThrow(/DICE_TOWER_TOKEN starts with 'dtk_', which marks an API key/);
+    const dir = mkdtempSync(join(tmpdir(), 'dice-tower-dtk-'));
+    try {
+      writeFileSync(join(dir, 'operator-token'), `${like}\n`);
+      expect(() => readOperatorToken(dir, {})).toThrow(/starts with 'dtk_', which marks an API key/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(() => buildApp({ table: f.table, version: 'test', operatorToken: like })).toThrow(/must not start with 'dtk_'/);
+    const change = await call(f.url, 'POST', '/api/operator/token', OPERATOR, { token: like });
+    expect(change.status).toBe(400);
+    expect(change.body.message).toMatch(/must not start with 'dtk_'/);
+    // The operator token still works.
+    expect((await call(f.url, 'GET', '/api/keys')).status).toBe(200);
+  });
+});
+
+describe('CORS', () => {
+  it('the stream\'s two routes answer any origin (and their preflight); no other route does', async () => {
+    const origin = { origin: 'https://overlay.example' };
+    const log = await fetch(`${f.url}/api/events/log?key=${reader}`, { headers: origin });
+    expect(log.status).toBe(200);
+    expect(log.headers.get('access-control-allow-origin')).toBe('*');
+    const refused = await fetch(`${f.url}/api/events/log?key=dtk_000000000000_nope`, { headers: origin });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    for (const path of ['/api/events', '/api/events/log']) {
+      const pre = await fetch(`${f.url}${path}`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,last-event-id' } });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+      expect(pre.headers.get('access-control-allow-headers')).toMatch(/authorization, last-event-id/);
+    }
+    const controller = new AbortController();
+    const stream = await fetch(`${f.url}/api/events?key=${reader}`, { headers: origin, signal: controller.signal });
+    expect(stream.headers.get('access-control-allow-origin')).toBe('*');
+    controller.abort();
+    const keys = await fetch(`${f.url}/api/keys`, { headers: { ...origin, authorization: `Bearer ${OPERATOR}` } });
+    expect(keys.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await fetch(`${f.url}/api/keys`, { method: 'OPTIONS', headers: origin })).status).toBe(404);
   });
 });
 
@@ -169,6 +229,14 @@ describe('the events and their schema', () => {
     expect(await streamOf({ token: tokenOf(1), game, seat: 1 })).toMatchObject({ values: null, dice: null });
     expect(await streamOf({ token: reader })).toMatchObject({ values: null, dice: null });
     expect(await streamOf({ token: OPERATOR })).toMatchObject({ values: null, dice: null });
+    // A correction of that throw: its values, and why and by whom (which may tell them), are the seat's alone.
+    const thrown = f.table.get(game).rolls[0]?.values[0] as number;
+    const fixed = (thrown % 6) + 1;
+    expect((await call(f.url, 'POST', `/api/games/${game}/rolls/1/correction`, OPERATOR, { values: [fixed], reason: `the ${thrown} was a ${fixed}`, by: 'Carol' })).status).toBe(200);
+    const corrected = ((await call(f.url, 'GET', `/api/events/log?since=${head}&types=roll.corrected`, reader)).body.events as Array<{ data: Record<string, unknown> }>)[0];
+    expect(corrected?.data).toMatchObject({ roll: 1, from: null, values: null, by: null, reason: null });
+    const own = f.integrations.stream.read(head, 100).find((e) => e.type === 'roll.corrected');
+    expect(envelope(own!, { seat: { gameId: game, seat: 0 } }).data).toMatchObject({ from: [thrown], values: [fixed], by: 'Carol', reason: `the ${thrown} was a ${fixed}` });
   });
 });
 
@@ -216,6 +284,46 @@ describe('the stream over the WebSocket', () => {
     const all = [...first, ...c.events()];
     expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+    c.ws.close();
+  });
+
+  it('roll: a key with rolls:request may, one without (or revoked) may not', async () => {
+    const game = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Ann'] })).body.id as string;
+    const made = (await call(f.url, 'POST', '/api/keys', OPERATOR, { name: 'feed roller', scopes: ['rolls:request'] })).body as { key: { id: string }; token: string };
+    const c = await connect();
+    const answers = () => c.got.filter((m) => m.type === 'rolled' || m.type === 'error');
+    c.ws.send(JSON.stringify({ type: 'auth', token: reader }));
+    c.ws.send(JSON.stringify({ type: 'roll', game, ref: 1 }));
+    await until('the refusal', () => answers().length === 1);
+    expect(answers()[0]).toMatchObject({ type: 'error', code: 'auth/operator_only', ref: 1 });
+    c.ws.send(JSON.stringify({ type: 'auth', token: made.token }));
+    c.ws.send(JSON.stringify({ type: 'roll', game, ref: 2 }));
+    await until('the roll', () => answers().length === 2, 10_000);
+    expect(answers()[1]).toMatchObject({ type: 'rolled', game, ref: 2 });
+    await call(f.url, 'POST', `/api/keys/${made.key.id}/revoke`, OPERATOR);
+    c.ws.send(JSON.stringify({ type: 'roll', game, ref: 3 }));
+    await until('the refusal after the revoke', () => answers().length === 3);
+    expect(answers()[2]).toMatchObject({ type: 'error', code: 'auth/operator_only', ref: 3 });
+    c.ws.close();
+  });
+
+  it('subscribe with games and since: only the events of those games', async () => {
+    const a = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Ann'] })).body.id as string;
+    const b = (await call(f.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Bob'] })).body.id as string;
+    const since = f.integrations.stream.head() - 2;
+    const c = await connect();
+    c.ws.send(JSON.stringify({ type: 'auth', token: reader }));
+    c.ws.send(JSON.stringify({ type: 'subscribe', games: [a], since }));
+    await until('subscribed', () => c.got.some((m) => m.type === 'subscribed'));
+    expect(c.got.find((m) => m.type === 'subscribed')).toMatchObject({ games: [a], since });
+    await call(f.url, 'POST', `/api/games/${b}/roll`, OPERATOR, { values: [1, 1, 1, 1, 1] });
+    await call(f.url, 'POST', `/api/games/${a}/roll`, OPERATOR, { values: [2, 2, 2, 2, 2] });
+    await until('game a\'s roll', () => c.events().some((e) => e.type === 'roll.settled'));
+    const games = c.events().map((e) => (e as unknown as { game: string | null }).game);
+    expect(games.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(games)).toEqual(new Set([a]));
+    // The scoreboard's game messages too: game a's only.
+    expect(c.got.filter((m) => m.type === 'game').every((m) => (m.game as { id: string }).id === a)).toBe(true);
     c.ws.close();
   });
 

@@ -94,6 +94,17 @@ describe('MQTT and Home Assistant on a real Mosquitto', () => {
     expect(late.last(`homeassistant/sensor/${node}/last_sum/config`)).toBeDefined();
     expect(late.got.some((m) => m.topic === `${base}/events`)).toBe(false);
 
+    // A correction of the last roll: published again, retained, with the corrected values.
+    const fixed = values.map((v) => (v % 6) + 1);
+    expect((await call(f.url, 'POST', `/api/games/${game}/rolls/1/correction`, OPERATOR, { values: fixed, reason: 'misread' })).status).toBe(200);
+    await until('the corrected roll', () => JSON.parse(live.last(`${base}/roll`)?.payload ?? '{}').sum === fixed.reduce((a, b) => a + b, 0));
+    expect(JSON.parse(live.last(`${base}/roll`)?.payload ?? '{}')).toMatchObject({ values: fixed, corrected: true, dice: fixed.map((value) => expect.objectContaining({ value })) });
+    expect(live.last(`${base}/roll`)?.retain).toBe(false);
+    const later = await subscriber([`${base}/roll`]);
+    await until('the retained corrected roll', () => later.got.length > 0);
+    expect(JSON.parse(later.got[0]?.payload ?? '{}')).toMatchObject({ values: fixed });
+    await later.client.endAsync();
+
     // Shut down: offline, retained.
     await f.close();
     f = null;
@@ -102,11 +113,13 @@ describe('MQTT and Home Assistant on a real Mosquitto', () => {
     await late.client.endAsync();
   }, 30_000);
 
-  it('a broker that is down slows no roll; when it is back the events made meanwhile and the retained state reach it', async () => {
+  it('a broker that is down slows no roll, is told once, and holds few events; when it is back those and the retained state reach it', async () => {
     const port = await freePort();
     let down: ChildProcess | null = await startBroker(port);
     const brokerUrl = `mqtt://127.0.0.1:${port}`;
-    const app = await appFixture({ mqtt: { url: brokerUrl, tower: 'away' } });
+    const warnings: string[] = [];
+    // One event message kept while the broker is away; tries again every 300 ms.
+    const app = await appFixture({ mqtt: { url: brokerUrl, tower: 'away', offlineQueue: 1, reconnectMs: 300, warn: (m) => warnings.push(m) } });
     try {
       await until('the bridge connected', () => app.integrations.mqtt?.client.connected === true);
       const stopped = new Promise((resolve) => down?.once('exit', resolve));
@@ -114,17 +127,27 @@ describe('MQTT and Home Assistant on a real Mosquitto', () => {
       await stopped;
       down = null;
       await until('the bridge to see the broker gone', () => app.integrations.mqtt?.client.connected === false);
+      const before = app.integrations.stream.head();
       const game = (await call(app.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Ann'] })).body.id as string;
       const started = Date.now();
       const rolled = (await call(app.url, 'POST', `/api/games/${game}/roll`, OPERATOR, { values: [6, 5, 4, 3, 3] })).body as { lastRoll: { values: number[] } };
       expect(Date.now() - started).toBeLessThan(1_000);
       expect(rolled.lastRoll.values).toEqual([6, 5, 4, 3, 3]);
       const missed = app.integrations.stream.head();
-      // The broker back (empty: no persistence); a subscriber there before the bridge reconnects (every 5 s).
+      expect(missed - before).toBeGreaterThanOrEqual(2);
+      // Several attempts fail meanwhile: the refusal is told once.
+      await until('a few reconnection attempts', () => (app.integrations.mqtt?.client as unknown as { reconnecting: boolean }).reconnecting, 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(warnings.filter((w) => /ECONNREFUSED/.test(w))).toHaveLength(1);
+      // The broker back (empty: no persistence); a subscriber there before the bridge reconnects.
       down = await startBroker(port);
       const sub = await subscriber(['dice-tower/away/#'], brokerUrl);
       await until('the retained roll again', () => JSON.parse(sub.last('dice-tower/away/roll')?.payload ?? '{}').sum === 21, 15_000);
-      await until('the events made while it was down', () => sub.got.some((m) => m.topic === 'dice-tower/away/events' && (JSON.parse(m.payload) as { seq: number }).seq === missed), 15_000);
+      const seqs = () => sub.got.filter((m) => m.topic === 'dice-tower/away/events').map((m) => (JSON.parse(m.payload) as { seq: number }).seq);
+      await until('the event kept while it was down', () => seqs().includes(before + 1), 15_000);
+      // The rest made while it was away were dropped (the stream has them), and said so.
+      await until('the drop told', () => warnings.some((w) => /event messages made while it was away were dropped/.test(w)));
+      expect(seqs().filter((q) => q > before + 1 && q <= missed)).toEqual([]);
       await sub.client.endAsync();
     } finally {
       await app.close();

@@ -15,6 +15,16 @@ import { openStore, type GameStore } from '../../src/storage/index.js';
 import { GAMES } from '../../src/games/index.js';
 import { createIntegrations, envelope, PUBLIC, type Integrations } from '../../src/integrations/index.js';
 import { secretDuel } from '../api/secret-duel.js';
+import type { AnyGameDef } from '../../src/games/index.js';
+
+/** The duel played in the open, its result the winners alone: a correction may leave the result as it was. */
+const openDuel: AnyGameDef = {
+  ...secretDuel,
+  id: 'open-duel',
+  secretThrows: false,
+  diceRequest: (s: { thrown: number }) => (s.thrown < 2 ? { count: 1, slots: [s.thrown], player: s.thrown, secret: false } : null),
+  result: (s: { revealed: boolean; dice: number[] }) => (s.revealed ? { winners: s.dice[0] === s.dice[1] ? [0, 1] : (s.dice[0] as number) > (s.dice[1] as number) ? [0] : [1] } : null),
+} as AnyGameDef;
 
 const frame: Frame = { image: Buffer.from('jpeg'), width: 10, height: 10, capturedAt: 0 };
 const camera: Camera = { capture: async () => frame };
@@ -51,7 +61,7 @@ function setup(readings: DiceReading[], dataDir?: string, withStream = true) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'dice-tower-stream-'));
   if (!dataDir) dirs.push(dir);
   const store = openStore(dir);
-  const table = new Table({ tower, camera, reader: scripted(readings), store, botDelayMs: 0, games: { ...GAMES, 'secret-duel': secretDuel } });
+  const table = new Table({ tower, camera, reader: scripted(readings), store, botDelayMs: 0, games: { ...GAMES, 'secret-duel': secretDuel, 'open-duel': openDuel } });
   const integrations = withStream ? createIntegrations({ table, dbPath: store.dbPath, version: 'test', warn: (m) => { throw new Error(m); } }) : undefined;
   open.push({ integrations, store });
   return { table, store, integrations, dir };
@@ -103,5 +113,22 @@ describe('events from the table', () => {
     // And the one after derives nothing again.
     const third = setup([], first.dir);
     expect(third.integrations!.stream.head()).toBe(3);
+  });
+
+  it('game.ended once, again only when a correction changes the result', async () => {
+    const { table, integrations } = setup([]);
+    const game = table.create('open-duel', ['Ann', 'Bob']);
+    await table.roll(game.id, [3]);
+    await table.roll(game.id, [5]);
+    table.act(game.id, { type: 'reveal' } as { type: string });
+    const ended = () => integrations!.stream.read(0, 100).filter((e) => e.type === 'game.ended').map((e) => e.data.winners);
+    expect(ended()).toEqual([[1]]);
+    // 3 → 4: Bob still wins; nothing new to tell.
+    table.correct(game.id, 1, [4], 'operator', 'misread');
+    expect(ended()).toEqual([[1]]);
+    // 4 → 6: Ann wins now.
+    table.correct(game.id, 1, [6], 'operator', 'misread again');
+    expect(ended()).toEqual([[1], [0]]);
+    expect(integrations!.stream.read(0, 100).filter((e) => e.type === 'roll.corrected')).toHaveLength(2);
   });
 });

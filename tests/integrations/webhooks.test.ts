@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../src/integrations/index.js';
+import { EventStream, openIntegrationsDb, verifySignature, Webhooks } from '../../src/integrations/index.js';
+import { openStore } from '../../src/storage/index.js';
 import { appFixture, type AppFixture } from './app-fixture.js';
 import { call, OPERATOR, until } from './helpers.js';
 
@@ -105,6 +106,7 @@ describe('webhooks', () => {
       const body = JSON.parse(r.body) as { id: string; type: string; seq: number };
       expect(r.headers['x-dice-tower-event']).toBe(body.type);
       expect(r.headers['x-dice-tower-event-id']).toBe(body.id);
+      expect(r.headers['x-dice-tower-epoch']).toBe(f.integrations.stream.epoch);
     }
     // Once each: the restart was graceful (what was in flight finished and was kept). Only a request that timed out
     // (this process busy reading dice for longer than the timeout) is sent again, as a retry: at least once, never blindly.
@@ -134,4 +136,36 @@ describe('webhooks', () => {
     await f.integrations.webhooks.settled();
     expect(good.got.length).toBe(before);
   }, 60_000);
+});
+
+describe('a dead receiver with a backlog', () => {
+  it('does not hold back another hook: that one gets each event within about a second', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dice-tower-hol-'));
+    const store = openStore(dir);
+    const db = openIntegrationsDb(store.dbPath);
+    const hooksDb = openIntegrationsDb(store.dbPath);
+    const stream = new EventStream(db);
+    // The dead one holds each request 5 s; its failures wait long before a retry.
+    const hooks = new Webhooks(hooksDb, stream, { timeoutMs: 5_000, backoff: () => 100_000 });
+    const good = await receiver(() => 200);
+    const dead = await receiver(() => null);
+    servers.push(good.server, dead.server);
+    try {
+      hooks.add(dead.url, ['*']);
+      hooks.add(good.url, ['*']);
+      const started = Date.now();
+      stream.append(Array.from({ length: 100 }, (_, i) => ({ type: 'table.notice' as const, at: Date.now(), gameId: null, secretSeat: null, sourceSeq: null, data: { message: `n${i}` } })));
+      await until('the good receiver to get all 100', () => good.got.length >= 100, 4_000);
+      expect(Date.now() - started).toBeLessThan(2_500);
+      // The dead one has its per-hook share in flight, no more.
+      expect(dead.got.length).toBeLessThanOrEqual(8);
+    } finally {
+      dead.server.closeAllConnections();
+      await hooks.close();
+      hooksDb.close();
+      db.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
 });
