@@ -422,13 +422,15 @@ export const FairnessQuery = {
 
 export const FairnessReply = {
   type: 'object',
-  required: ['scope', 'overall', 'dice', 'minRolls', 'alpha', 'excludedSecret'],
+  required: ['scope', 'overall', 'dice', 'minRolls', 'alpha', 'typedIn', 'excludedSecret'],
   properties: {
     scope: { type: 'string' },
     overall: faceStats,
     dice: { type: 'array', items: faceStats },
     minRolls: { type: 'integer' },
     alpha: { type: 'number' },
+    /** Dice typed in by hand: face counts only, never judged and never in `overall` or `dice`. */
+    typedIn: { type: 'object', required: ['rolls', 'counts'], properties: { rolls: { type: 'integer' }, counts: { type: 'array', items: { type: 'integer' } } } },
     /** Dice of secret throws in games still running, left out so the counts reveal nothing. */
     excludedSecret: { type: 'integer' },
   },
