@@ -32,6 +32,7 @@ function summary(table: Table, game: TableGame, sessions: ReadonlyArray<{ id: nu
     rollCount: game.rolls.length,
     correctionCount: game.corrections.length,
     over: result !== null,
+    ended: game.ended !== undefined,
     winners: result?.winners ?? [],
     session,
     ...(table.isUnverified(game.id) ? { unverified: true } : {}),

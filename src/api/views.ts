@@ -107,6 +107,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
         frameUrl: r.source === 'tower' ? `/api/games/${game.id}/rolls/${r.seq}/frame.jpg${seatQuery}` : null,
       })),
     rollCount: game.rolls.length,
+    /** Set when the game was ended without a result (kept in the history, gone from the picker). */
+    ended: game.ended ?? null,
     state: visible,
     // Only when true: the record check at start found this game's events or frames changed outside dice-tower.
     ...(table.isUnverified(game.id) ? { unverified: true } : {}),
