@@ -22,6 +22,7 @@ import { registerIntegrationRoutes } from './integration-routes.js';
 import { isKeyToken, type Integrations, type KeyScope } from '../integrations/index.js';
 import { registerCoachRoutes } from './coach-routes.js';
 import { registerGameRoutes } from './game-routes.js';
+import { registerPlayerRoutes } from './player-routes.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { IdempotencyKeys, keyProblem } from './idempotency.js';
 import { canonicalJson } from '../storage/index.js';
@@ -264,6 +265,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     registerAuditRoutes(api, table, auth, operator, deps.exportSigner);
     registerCoachRoutes(api, table, operatorOnly);
     registerGameRoutes(api, table, operator);
+    registerPlayerRoutes(api, table);
 
     api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
       status: 'ok',

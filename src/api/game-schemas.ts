@@ -50,3 +50,46 @@ export const UndoReply = {
     },
   },
 } as const;
+
+export const PlayerParams = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: { name: { type: 'string', minLength: 1, maxLength: 40 } },
+} as const;
+
+const playerSummary = {
+  type: 'object',
+  required: ['name', 'games', 'finished', 'wins', 'lastPlayedAt'],
+  properties: { name: { type: 'string' }, games: { type: 'integer' }, finished: { type: 'integer' }, wins: { type: 'integer' }, lastPlayedAt: { type: 'number' } },
+} as const;
+
+/** Every player, the one who played last first. */
+export const PlayerListReply = { type: 'array', items: playerSummary } as const;
+
+export const PlayerDetailReply = {
+  type: 'object',
+  required: [...playerSummary.required, 'byGame', 'recent'],
+  properties: {
+    ...playerSummary.properties,
+    byGame: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['game', 'name', 'played', 'finished', 'wins', 'best', 'lowWins'],
+        properties: { game: { type: 'string' }, name: { type: 'string' }, played: { type: 'integer' }, finished: { type: 'integer' }, wins: { type: 'integer' }, best: { type: ['number', 'null'] }, lowWins: { type: 'boolean' } },
+      },
+    },
+    recent: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'game', 'name', 'seat', 'players', 'at', 'state', 'won', 'score'],
+        properties: {
+          id: { type: 'string' }, game: { type: 'string' }, name: { type: 'string' }, seat: { type: 'integer' }, players: { type: 'array', items: { type: 'string' } },
+          at: { type: 'number' }, state: { type: 'string', enum: ['playing', 'over', 'ended'] }, won: { type: 'boolean' }, score: { type: ['number', 'null'] },
+        },
+      },
+    },
+  },
+} as const;

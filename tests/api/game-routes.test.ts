@@ -163,3 +163,26 @@ describe('end and rematch', () => {
     expect((await post('/api/games/nope/rematch')).status).toBe(404);
   });
 });
+
+describe('players', () => {
+  it('lists players from the table\'s games and gives one player\'s record; kept across a restart', async () => {
+    const a = await server();
+    const id = (await a.post('/api/games', { game: 'dice-poker', players: ['Ann', 'Ben'], options: { maxThrows: 1 } })).body.id;
+    while (!(await a.get(`/api/games/${id}`)).body.result) {
+      const seat = (await a.get(`/api/games/${id}`)).body.board.current;
+      await a.post(`/api/games/${id}/roll`, { values: seat === 0 ? [6, 6, 6, 6, 6] : [1, 2, 3, 4, 6] });
+      const open = a.table.definition(a.table.get(id)).legalActions(a.table.get(id).state).find((x) => x.type === 'score');
+      if (open) await a.post(`/api/games/${id}/actions`, open);
+    }
+    await a.post('/api/games', { game: 'shut-the-box', players: ['Cy', 'Robo'], bots: [1] });
+    const list = (await a.get('/api/players')).body;
+    expect(list.map((p: { name: string }) => p.name)).toEqual(['Cy', 'Ann', 'Ben']);
+    const ann = await a.get('/api/players/ann');
+    expect(ann.status).toBe(200);
+    expect(ann.body).toMatchObject({ name: 'Ann', games: 1, finished: 1, wins: 1, byGame: [{ game: 'dice-poker', played: 1, wins: 1, best: expect.any(Number) }] });
+    expect((await a.get('/api/players/Robo')).body).toMatchObject({ code: 'players/not_found', message: expect.stringMatching(/bot seats are not counted/) });
+    await a.close();
+    const again = await server(a.dir);
+    expect((await again.get('/api/players/Ann')).body).toEqual(ann.body);
+  });
+});
