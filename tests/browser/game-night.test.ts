@@ -128,3 +128,19 @@ describe('scoreboard: a game night without friction', () => {
     await page.close();
   }, 60_000);
 });
+
+// Gus and Hal played the dice-poker game and its rematch above.
+describe('players across games', () => {
+  it('offers recent names in the new-game form, and shows a player page with games, wins and best scores', async () => {
+    const page = await operatorPage('/');
+    await page.getByTestId('new-game-button').click();
+    await poll(() => page.locator('#recent-players option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value))).toContain('Gus');
+    expect(await page.getByTestId('player-name-0').getAttribute('list')).toBe('recent-players');
+    await page.goto(`${base}/players.html`);
+    await page.getByTestId('player-Gus').click();
+    await poll(() => page.getByTestId('player-name').textContent()).toBe('Gus');
+    expect(await page.getByTestId('player-summary').textContent()).toMatch(/^\d+ games? played, 1 finished, [01] won\./);
+    expect(await page.getByTestId('player-game-dice-poker').locator('td').allTextContents()).toEqual(['2', '1', expect.stringMatching(/^[01]$/), expect.stringMatching(/^\d+$/)]);
+    await page.close();
+  }, 60_000);
+});

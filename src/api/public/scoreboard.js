@@ -7,6 +7,7 @@ import { drawOutlines } from './reading-overlay.js';
 import { renderTrust } from './trust.js';
 import { renderCoach } from './coach-view.js';
 import { renderGameControls } from './game-controls.js';
+import { offerRecentNames } from './recent-names.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -1187,5 +1188,6 @@ function renderResult(game) {
 
 // ---------------------------------------------------------------------------
 
+offerRecentNames();
 render();
 connect();
