@@ -93,3 +93,13 @@ export const PlayerDetailReply = {
     },
   },
 } as const;
+
+/** The table feed: recent steps in words, oldest first (src/games/feed-words.ts). */
+export const FeedSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['n', 'seat', 'bot', 'text'],
+    properties: { n: { type: 'integer' }, seat: { type: ['integer', 'null'] }, bot: { type: 'boolean' }, text: { type: 'string' } },
+  },
+} as const;

@@ -1,5 +1,5 @@
 /** JSON schemas of every request and response (Ajv validates, fast-json-stringify serialises). */
-import { EndedSchema } from './game-schemas.js';
+import { EndedSchema, FeedSchema } from './game-schemas.js';
 import type { EventType } from '../storage/events.js';
 
 export const ErrorReply = {
@@ -49,6 +49,7 @@ export const GameViewSchema = {
     /** Present (true) when the record check at start found this game's record changed outside dice-tower. */
     unverified: { type: 'boolean' },
     ended: EndedSchema,
+    feed: FeedSchema,
     seatsClaimed: { type: 'array', items: { type: 'boolean' } },
     viewer: { type: ['integer', 'null'] },
     version: { type: 'integer' },

@@ -5,6 +5,7 @@
 import { RESERVED_GAMES, type AnyGameDef } from '../games/index.js';
 import { gameResult, type BotLevel, type RollRecord, type Table, type TableGame } from '../table.js';
 import { effectiveValues } from '../table-replay.js';
+import { tableFeed, type FeedEntry } from '../games/feed-words.js';
 
 export interface RollView {
   readonly seq: number;
@@ -59,6 +60,19 @@ export function rollView(game: TableGame, roll: RollRecord, seatQuery: string): 
   };
 }
 
+/** Entries of the table feed in a game's view. */
+const FEED_ENTRIES = 8;
+/** The feed of each game version (a game object is replaced on every change), worked out once for every viewer. */
+const feeds = new WeakMap<TableGame, FeedEntry[]>();
+function feedOf(def: AnyGameDef, game: TableGame): FeedEntry[] {
+  let feed = feeds.get(game);
+  if (!feed) {
+    feed = tableFeed(def, game, FEED_ENTRIES);
+    feeds.set(game, feed);
+  }
+  return feed;
+}
+
 /** Rolls in the scoreboard's history strip. */
 const RECENT_ROLLS = 12;
 
@@ -109,6 +123,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     rollCount: game.rolls.length,
     /** Set when the game was ended without a result (kept in the history, gone from the picker). */
     ended: game.ended ?? null,
+    /** The recent steps in words (src/games/feed-words.ts): only what the whole room may see. */
+    feed: feedOf(def, game),
     state: visible,
     // Only when true: the record check at start found this game's events or frames changed outside dice-tower.
     ...(table.isUnverified(game.id) ? { unverified: true } : {}),

@@ -186,3 +186,16 @@ describe('players', () => {
     expect((await again.get('/api/players/Ann')).body).toEqual(ann.body);
   });
 });
+
+describe('table feed', () => {
+  it('every game view carries the recent steps in words, never a secret die', async () => {
+    const { post, get } = await server();
+    const id = (await post('/api/games', { game: 'bluff', players: ['Anna', 'Ben'], options: { dicePerPlayer: '5' } })).body.id;
+    await post(`/api/games/${id}/roll`, { values: [1, 2, 3, 4, 5] });
+    await post(`/api/games/${id}/roll`, { values: [2, 2, 3, 3, 6] });
+    await post(`/api/games/${id}/actions`, { type: 'bid', position: 1, face: 2 });
+    const view = (await get(`/api/games/${id}`)).body;
+    expect(view.feed.map((e: { text: string }) => e.text)).toEqual(['Anna threw in secret', 'Ben threw in secret', 'Anna bid one 2']);
+    expect(view.feed[2]).toMatchObject({ n: 3, seat: 0, bot: false });
+  });
+});
