@@ -144,3 +144,20 @@ describe('players across games', () => {
     await page.close();
   }, 60_000);
 });
+
+describe('the table feed', () => {
+  it('says what happened in words, and marks the bot seats', async () => {
+    const res = await call('/api/games', { game: 'yatzy', players: ['Ann', 'Robo'], bots: [1] });
+    const id = res.body.id;
+    await call(`/api/games/${id}/roll`, { values: [6, 6, 6, 5, 2] });
+    await call(`/api/games/${id}/actions`, { type: 'score', category: 'chance' });
+    const page = await operatorPage(`/?game=${id}`);
+    await poll(() => page.getByTestId('table-feed').textContent()).toContain('Ann scored 25 in Chance with 6 6 6 5 2');
+    expect(await page.getByTestId('bot-mark-1').getAttribute('title')).toBe('Played by the computer (simple bot)');
+    expect(await page.getByTestId('bot-mark-0').count()).toBe(0);
+    // The bot plays on its own; its lines carry the mark too.
+    await poll(() => page.locator('[data-testid="table-feed"] .bot-mark').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: '/tmp/game-night-feed.png' });
+    await page.close();
+  }, 60_000);
+});

@@ -8,6 +8,7 @@ import { renderTrust } from './trust.js';
 import { renderCoach } from './coach-view.js';
 import { renderGameControls } from './game-controls.js';
 import { offerRecentNames } from './recent-names.js';
+import { renderTableFeed } from './table-feed.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -400,6 +401,7 @@ function render() {
   renderCoach($('coach'), game, (state.catalog ?? []).find((g) => g.id === game.game), render);
   renderTrust(game, { tower: state.connected ? state.tower : null, api, operator: operatorToken() !== '' });
   renderGameControls(game, { api, operator: operatorToken() !== '', pin, upsert: upsertGame });
+  renderTableFeed(game);
 }
 
 /**
