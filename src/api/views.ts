@@ -5,7 +5,7 @@
 import { RESERVED_GAMES, type AnyGameDef } from '../games/index.js';
 import { gameResult, type BotLevel, type RollRecord, type Table, type TableGame } from '../table.js';
 import { effectiveValues } from '../table-replay.js';
-import { tableFeed, type FeedEntry } from '../games/feed-words.js';
+import { feedProgress, type FeedEntry, type FeedProgress } from '../games/feed-words.js';
 
 export interface RollView {
   readonly seq: number;
@@ -64,10 +64,14 @@ export function rollView(game: TableGame, roll: RollRecord, seatQuery: string): 
 const FEED_ENTRIES = 8;
 /** The feed of each game version (a game object is replaced on every change), worked out once for every viewer. */
 const feeds = new WeakMap<TableGame, FeedEntry[]>();
+/** Where each game's feed got to, so the next version reads only its new steps. */
+const progress = new Map<string, FeedProgress>();
 function feedOf(def: AnyGameDef, game: TableGame): FeedEntry[] {
   let feed = feeds.get(game);
   if (!feed) {
-    feed = tableFeed(def, game, FEED_ENTRIES);
+    const next = feedProgress(def, game, progress.get(game.id) ?? null, FEED_ENTRIES);
+    if (next) progress.set(game.id, next);
+    feed = [...(next?.entries ?? [])];
     feeds.set(game, feed);
   }
   return feed;

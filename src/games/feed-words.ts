@@ -132,28 +132,50 @@ function consequences(def: AnyGameDef, name: (seat: number | null) => string, be
 }
 
 /**
- * The last `limit` entries of the game's feed, oldest first. Each step is a
- * line; what it caused for everyone (a life lost, the winner) follows it as
- * lines of its own, credited to nobody.
+ * Where a feed got to: the state after the actions it has read, so the next
+ * version of the game (one action more) costs one step, not the whole game again.
  */
-export function tableFeed(def: AnyGameDef, game: FeedGame, limit = 8): FeedEntry[] {
+export interface FeedProgress {
+  /** The last action read (by identity: a game's actions are kept as they were applied), and how many. */
+  readonly last: { readonly type: string } | null;
+  readonly count: number;
+  readonly rollCount: number;
+  readonly state: unknown;
+  readonly entries: readonly FeedEntry[];
+}
+
+/**
+ * The feed of `game`, going on from `prev` when the game's actions still
+ * begin with the ones it read (an undo or a correction replays the game,
+ * and the feed starts again). Each step is a line; what it caused for
+ * everyone (a life lost, the winner) follows as lines credited to nobody.
+ */
+export function feedProgress(def: AnyGameDef, game: FeedGame, prev: FeedProgress | null, limit = 8): FeedProgress | null {
+  const goesOn = prev !== null && prev.count <= game.actions.length && (prev.count === 0 || game.actions[prev.count - 1] === prev.last);
   let state: unknown;
-  try {
-    state = def.setup(game.players, game.options);
-  } catch {
-    return [];
+  if (goesOn) state = prev.state;
+  else {
+    try {
+      state = def.setup(game.players, game.options);
+    } catch {
+      return null;
+    }
   }
   const name = (seat: number | null) => (seat === null ? 'The table' : (game.players[seat] ?? `Seat ${seat + 1}`));
   const describe = describerOf(def, publicBoard(def, state));
-  const entries: FeedEntry[] = [];
-  let rollIndex = 0;
+  const entries: FeedEntry[] = goesOn ? [...prev.entries] : [];
+  let rollIndex = goesOn ? prev.rollCount : 0;
+  const start = goesOn ? prev.count : 0;
   // Only the last steps are put in words (boards are not free to build); the ones before are only applied.
-  const from = Math.max(0, game.actions.length - limit * 4);
-  for (const [i, action] of game.actions.entries()) {
+  const from = Math.max(start, game.actions.length - limit * 4);
+  let count = start;
+  for (let i = start; i < game.actions.length; i++) {
+    const action = game.actions[i] as { type: string };
     const after = def.apply(state, action);
     if (isInvalid(after)) break;
+    count = i + 1;
+    const secret = action.type === 'roll' ? game.rolls[rollIndex++]?.request.secret === true : false;
     if (i < from) {
-      if (action.type === 'roll') rollIndex++;
       state = after;
       continue;
     }
@@ -161,7 +183,6 @@ export function tableFeed(def: AnyGameDef, game: FeedGame, limit = 8): FeedEntry
     const step: Step = { def, name, seat, action: action as Step['action'], before: state, after };
     let text: string | null;
     if (action.type === 'roll') {
-      const secret = game.rolls[rollIndex++]?.request.secret === true;
       const values = (action as { values?: readonly number[] }).values ?? [];
       text = secret ? `${name(seat)} threw in secret` : `${name(seat)} threw ${values.join(' ')}`;
     } else if (def.secretHands) {
@@ -175,5 +196,10 @@ export function tableFeed(def: AnyGameDef, game: FeedGame, limit = 8): FeedEntry
     for (const line of consequences(def, name, state, after)) entries.push({ n: i + 1, seat: null, bot: false, text: line });
     state = after;
   }
-  return entries.slice(-limit);
+  return { last: count > 0 ? (game.actions[count - 1] ?? null) : null, count, rollCount: rollIndex, state, entries: entries.slice(-limit) };
+}
+
+/** The last `limit` entries of the game's feed, oldest first. */
+export function tableFeed(def: AnyGameDef, game: FeedGame, limit = 8): FeedEntry[] {
+  return [...(feedProgress(def, game, null, limit)?.entries ?? [])];
 }

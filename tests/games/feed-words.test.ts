@@ -1,7 +1,7 @@
 /** The table feed: a game's recent steps in words, from its actions. */
 import { describe, expect, it } from 'vitest';
 import { GAMES, type AnyGameDef } from '../../src/games/index.js';
-import { tableFeed } from '../../src/games/feed-words.js';
+import { feedProgress, tableFeed } from '../../src/games/feed-words.js';
 
 const def = (id: keyof typeof GAMES) => GAMES[id] as AnyGameDef;
 type Action = { type: string } & Record<string, unknown>;
@@ -31,5 +31,15 @@ describe('table feed', () => {
     expect(feed.slice(0, 3)).toEqual(['Anna threw in secret', 'Ben threw in secret', expect.stringMatching(/^Anna bid \w+ 5s$/)]);
     expect(feed[3]).toMatch(/^Ben doubted Anna's \w+ 5s: there were \d+$/);
     expect(feed.slice(4).join(' ')).toMatch(/lost|gained/);
+  });
+
+  it('goes on from where it got to, one step at a time, to the same words as from the start; starts again when the actions changed', () => {
+    const actions = [roll(6, 5), { type: 'stop' }, roll(3, 1), { type: 'stop' }, roll(2, 1), { type: 'stop' }, roll(4, 4)];
+    const game = (n: number) => ({ players: ['Ann', 'Ben'], bots: [], options: {}, actions: actions.slice(0, n), rolls: actions.slice(0, n).filter((a) => a.type === 'roll').map(() => ({ request: { secret: false } })) });
+    let progress = null;
+    for (let n = 0; n <= actions.length; n++) progress = feedProgress(def('mexico'), game(n), progress, 8);
+    expect(progress?.entries).toEqual(tableFeed(def('mexico'), game(actions.length), 8));
+    // Taken back (an undo): shorter actions start again.
+    expect(feedProgress(def('mexico'), game(3), progress, 8)?.entries).toEqual(tableFeed(def('mexico'), game(3), 8));
   });
 });
