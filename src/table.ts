@@ -14,7 +14,8 @@ import { StoreError } from './storage/index.js';
 import { GAMES, actingSeat, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
 import type { CoachLibrary } from './coach/library.js';
 import { strongMove } from './coach/strong-bot.js';
-import { replay, effectiveValues, type ReplayStep } from './table-replay.js';
+import { replay, replayedVersion, effectiveValues, type EndedRecord, type ReplayStep } from './table-replay.js';
+import { planUndo, type UndoDecision } from './table-undo.js';
 import { didNotTumble, NO_TUMBLE_PROBLEM, type SeenFrame } from './audit/tumble.js';
 import { buildExport, exportProblem, type GameExport } from './audit/game-export.js';
 import type { EventType, GameCorrectionPayload, NewEvent, PayloadByType } from './storage/index.js';
@@ -69,6 +70,8 @@ export interface TableGame {
   readonly corrections: readonly CorrectionRecord[];
   /** Bumped on every change. */
   readonly version: number;
+  /** Set when the game was ended without a result (`end`): kept on record, nothing more is played. */
+  readonly ended?: EndedRecord;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -217,10 +220,10 @@ export class Table {
         // An imported game's bots sleep until it is played on here (importGame does not wake them), after a restart too.
         resumable.push(stored.id);
       }
-      const { state, actions, rolls, corrections, updatedAt } = replayed;
+      const { state, actions, rolls, corrections, updatedAt, ended } = replayed;
       const game: TableGame = {
         id: stored.id, game: gameId, players: [...players], bots: [...bots], botLevels: restoredLevels(stored.id, bots, botLevels, this.restoreProblems), options, state, actions, rolls, corrections,
-        version: 1 + actions.length + corrections.length, createdAt: stored.created.at, updatedAt,
+        version: replayedVersion(replayed), createdAt: stored.created.at, updatedAt, ...(ended ? { ended } : {}),
       };
       this.games.set(game.id, game);
       this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
@@ -394,7 +397,7 @@ export class Table {
   /** If a bot seat must act in this game, lets it move after the bot delay. */
   private wakeBot(id: string): void {
     const game = this.games.get(id);
-    if (!game || this.closed || game.bots.length === 0 || this.botTimers.has(id)) return;
+    if (!game || game.ended || this.closed || game.bots.length === 0 || this.botTimers.has(id)) return;
     const seat = this.actingSeat(game);
     if (seat === null || !game.bots.includes(seat)) return;
     this.armBot(id, game.version, this.deps.botDelayMs ?? 800);
@@ -626,6 +629,7 @@ export class Table {
     action: { type: string },
     roll: (Omit<RollRecord, 'seq' | 'at'> & { frame: Buffer | null }) | null,
   ): TableGame {
+    if (game.ended) throw endedError(game);
     const next = this.definition(game).apply(game.state, action);
     if (isInvalid(next)) throw new TableError(next.code, next.message, 409);
     const at = this.now();
@@ -713,6 +717,7 @@ export class Table {
    */
   correct(id: string, seq: number, values: readonly number[], by: string, reason: string): TableGame {
     const game = this.get(id);
+    if (game.ended) throw endedError(game);
     if (this.rollingFor === id) throw new TableError('tower/busy', 'The tower is rolling for this game; correct a roll once the dice are in.', 409);
     const roll = game.rolls[seq - 1];
     if (!roll) throw new TableError('table/roll_not_found', `Game '${id}' has no roll ${seq} (it has ${game.rolls.length}).`, 404);
@@ -737,6 +742,50 @@ export class Table {
     }
     this.record((store) => store.appendEvent({ gameId: game.id, type: 'game/correction', at, payload: { roll: seq, from: correction.from, values: correction.values, by, reason } }));
     return this.replaced(game, replayed, at);
+  }
+
+  /**
+   * Takes back the last decision (`table-undo.ts` says which decisions and
+   * when it is refused): recorded as a `game/undo` event naming them, so the
+   * log keeps them; the game is derived again by replay without them. With
+   * `throughBots` a bot's moves are taken back with the person's move before them.
+   */
+  undo(id: string, by: string, throughBots = true): { game: TableGame; undone: readonly UndoDecision[] } {
+    const game = this.get(id);
+    if (game.ended) throw endedError(game);
+    if (this.rollingFor === id) throw new TableError('tower/busy', 'The tower is rolling for this game; undo once the dice are in.', 409);
+    const def = this.definition(game);
+    const plan = planUndo(def, game, stepsOf(game), throughBots);
+    if ('refused' in plan) throw new TableError(plan.refused.code, plan.refused.message, 409);
+    const at = this.now();
+    const undo = { undone: plan.undone.map(({ seat, action }) => ({ seat, action: action as { type: string } & Record<string, unknown> })), by };
+    const replayed = replay(def, game.players, game.options, [...stepsOf(game), { kind: 'undo', undo, at }], game.createdAt);
+    if (replayed.problem) throw new TableError('table/undo_failed', `The undo cannot be replayed (${replayed.problem.message}); nothing changed.`, 409);
+    this.record((store) => store.appendEvent({ gameId: game.id, type: 'game/undo', at, payload: undo }));
+    return { game: this.replaced(game, replayed, at), undone: plan.undone };
+  }
+
+  /**
+   * Ends a game without a result (abandoned, put away): a `game/ended` event;
+   * the game stays on record and in the history, and nothing more is played in it.
+   */
+  end(id: string, by: string, reason: string): TableGame {
+    const game = this.get(id);
+    if (game.ended) throw endedError(game);
+    if (this.rollingFor === id) throw new TableError('tower/busy', 'The tower is rolling for this game; end it once the dice are in.', 409);
+    const result = this.definition(game).result(game.state);
+    if (result) throw new TableError('table/game_over', 'This game is already over with a result; there is nothing to end.', 409);
+    const at = this.now();
+    this.record((store) => store.appendEvent({ gameId: game.id, type: 'game/ended', at, payload: { by, reason } }));
+    const updated: TableGame = { ...game, ended: { by, reason, at }, version: game.version + 1, updatedAt: at };
+    this.games.set(game.id, updated);
+    const pending = this.botTimers.get(game.id);
+    if (pending && pending !== 'moving') {
+      clearTimeout(pending.timer);
+      this.botTimers.delete(game.id);
+    }
+    this.emit({ type: 'game', game: updated });
+    return updated;
   }
 
   /** Puts a re-derived game in place of the old one (one version up) and tells everyone. */
@@ -821,7 +870,7 @@ export class Table {
     this.record((store) => store.appendEvents(events));
     const game: TableGame = {
       id: exp.gameId, game: gameId, players: [...players], bots: [...bots], botLevels: levelsOf(bots, botLevels), options, state: replayed.state, actions: [...replayed.actions], rolls: replayed.rolls,
-      corrections: replayed.corrections, version: 1 + replayed.actions.length + replayed.corrections.length, createdAt: first.at, updatedAt: replayed.updatedAt,
+      corrections: replayed.corrections, version: replayedVersion(replayed), createdAt: first.at, updatedAt: replayed.updatedAt, ...(replayed.ended ? { ended: replayed.ended } : {}),
     };
     this.games.set(game.id, game);
     this.seatTokens.set(game.id, game.players.map(() => randomBytes(18).toString('base64url')));
@@ -846,7 +895,16 @@ function replayStep(step: StepEvent): ReplayStep {
       return { kind: 'roll', roll: step.payload.roll, at: step.at };
     case 'game/correction':
       return { kind: 'correction', correction: { ...step.payload, at: step.at }, at: step.at };
+    case 'game/undo':
+      return { kind: 'undo', undo: step.payload, at: step.at };
+    case 'game/ended':
+      return { kind: 'ended', ended: step.payload, at: step.at };
   }
+}
+
+/** The refusal of anything played in a game that was ended without a result. */
+function endedError(game: TableGame): TableError {
+  return new TableError('table/game_ended', `This game was ended by ${game.ended?.by ?? 'the operator'} without a result; nothing more can be played, corrected or undone in it.`, 409);
 }
 
 /** A game's steps from memory: its actions (rolls by their records) and its corrections. Times of actions are not kept: the game's. */

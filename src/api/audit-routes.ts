@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import { gameResult, TableError, type Table, type TableGame } from '../table.js';
-import { fairness, type DieOutcome } from '../audit/fairness.js';
+import { fairness, typedInCounts, type DieOutcome } from '../audit/fairness.js';
 import { effectiveValues } from '../table-replay.js';
 import type { GameExport } from '../audit/game-export.js';
 import type { ExportSigner } from '../audit/export-signing.js';
@@ -16,9 +16,6 @@ import {
 } from './schemas.js';
 
 const errors = { 400: { $ref: 'ErrorReply#' }, 401: { $ref: 'ErrorReply#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' }, 422: { $ref: 'ErrorReply#' }, 503: { $ref: 'ErrorReply#' } };
-
-/** Key of dice typed in by hand in the fairness report (no camera, no colour). */
-export const TYPED_IN = 'typed in';
 
 /** A game as the history lists it. */
 function summary(table: Table, game: TableGame, sessions: ReadonlyArray<{ id: number; startedAt: number }>) {
@@ -35,6 +32,7 @@ function summary(table: Table, game: TableGame, sessions: ReadonlyArray<{ id: nu
     rollCount: game.rolls.length,
     correctionCount: game.corrections.length,
     over: result !== null,
+    ended: game.ended !== undefined,
     winners: result?.winners ?? [],
     session,
     ...(table.isUnverified(game.id) ? { unverified: true } : {}),
@@ -43,12 +41,13 @@ function summary(table: Table, game: TableGame, sessions: ReadonlyArray<{ id: nu
 
 /**
  * The dice for the fairness test: every die of every roll with its value after
- * corrections, keyed by the colour the camera read (typed-in dice apart).
- * Secret throws of games still running are left out: their counts would give
- * them away.
+ * corrections, keyed by the colour the camera read. Typed-in dice are never
+ * among them (`typedIn`, counted apart, never judged). Secret throws of games
+ * still running are left out: their counts would give them away.
  */
-export function fairnessOutcomes(table: Table, games: readonly TableGame[]): { outcomes: DieOutcome[]; excludedSecret: number } {
+export function fairnessOutcomes(table: Table, games: readonly TableGame[]): { outcomes: DieOutcome[]; typedIn: number[]; excludedSecret: number } {
   const outcomes: DieOutcome[] = [];
+  const typedIn: number[] = [];
   let excludedSecret = 0;
   for (const game of games) {
     const over = gameResult(table, game) !== null;
@@ -58,22 +57,25 @@ export function fairnessOutcomes(table: Table, games: readonly TableGame[]): { o
         excludedSecret += values.length;
         continue;
       }
+      // Typed in (coloured Las Vegas dice included): what was entered, not what a die did.
+      if (roll.source === 'manual') {
+        typedIn.push(...values);
+        continue;
+      }
       values.forEach((value, i) => {
         // Coloured dice carry their colour (in the request's order); plain dice take it from the reading (same order as the values).
         const coloured = roll.dice?.[i];
         const die = roll.reading?.dice[i];
-        const key = coloured
-          ? `${coloured.colour}${coloured.size === 'big' ? ' (big)' : ''}`
-          : roll.source === 'manual' || !die
-            ? TYPED_IN
-            : die.colourConfident === false
-              ? `${die.colour}?`
-              : die.colour;
+        if (!coloured && !die) {
+          typedIn.push(value);
+          return;
+        }
+        const key = coloured ? `${coloured.colour}${coloured.size === 'big' ? ' (big)' : ''}` : die!.colourConfident === false ? `${die!.colour}?` : die!.colour;
         outcomes.push({ key, value });
       });
     }
   }
-  return { outcomes, excludedSecret };
+  return { outcomes, typedIn, excludedSecret };
 }
 
 export function registerAuditRoutes(api: FastifyInstance, table: Table, auth: OperatorAuth, operator: RouteShorthandOptions, signer?: ExportSigner): void {
@@ -108,8 +110,8 @@ export function registerAuditRoutes(api: FastifyInstance, table: Table, auth: Op
 
   api.get<{ Querystring: { game?: string } }>('/api/fairness', { schema: { querystring: FairnessQuery, response: { 200: FairnessReply, ...errors } } }, async (request) => {
     const games = request.query.game ? [table.get(request.query.game)] : table.list();
-    const { outcomes, excludedSecret } = fairnessOutcomes(table, games);
-    return { scope: request.query.game ?? 'all games', ...fairness(outcomes), excludedSecret };
+    const { outcomes, typedIn, excludedSecret } = fairnessOutcomes(table, games);
+    return { scope: request.query.game ?? 'all games', ...fairness(outcomes), typedIn: typedInCounts(typedIn), excludedSecret };
   });
 
   // The export holds every secret throw: operator only.

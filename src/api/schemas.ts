@@ -1,4 +1,6 @@
 /** JSON schemas of every request and response (Ajv validates, fast-json-stringify serialises). */
+import { EndedSchema, FeedSchema } from './game-schemas.js';
+import type { EventType } from '../storage/events.js';
 
 export const ErrorReply = {
   $id: 'ErrorReply',
@@ -46,6 +48,8 @@ export const GameViewSchema = {
     secretThrows: { type: 'boolean' },
     /** Present (true) when the record check at start found this game's record changed outside dice-tower. */
     unverified: { type: 'boolean' },
+    ended: EndedSchema,
+    feed: FeedSchema,
     seatsClaimed: { type: 'array', items: { type: 'boolean' } },
     viewer: { type: ['integer', 'null'] },
     version: { type: 'integer' },
@@ -350,6 +354,8 @@ const gameSummary = {
     rollCount: { type: 'integer' },
     correctionCount: { type: 'integer' },
     over: { type: 'boolean' },
+    /** Ended without a result (`POST /api/games/:id/end`). */
+    ended: { type: 'boolean' },
     winners: { type: 'array', items: { type: 'integer' } },
     session: { type: ['integer', 'null'] },
   },
@@ -422,13 +428,15 @@ export const FairnessQuery = {
 
 export const FairnessReply = {
   type: 'object',
-  required: ['scope', 'overall', 'dice', 'minRolls', 'alpha', 'excludedSecret'],
+  required: ['scope', 'overall', 'dice', 'minRolls', 'alpha', 'typedIn', 'excludedSecret'],
   properties: {
     scope: { type: 'string' },
     overall: faceStats,
     dice: { type: 'array', items: faceStats },
     minRolls: { type: 'integer' },
     alpha: { type: 'number' },
+    /** Dice typed in by hand: face counts only, never judged and never in `overall` or `dice`. */
+    typedIn: { type: 'object', required: ['rolls', 'counts'], properties: { rolls: { type: 'integer' }, counts: { type: 'array', items: { type: 'integer' } } } },
     /** Dice of secret throws in games still running, left out so the counts reveal nothing. */
     excludedSecret: { type: 'integer' },
   },
@@ -500,7 +508,20 @@ const exportPayloads = {
       reason: { type: 'string', maxLength: 200 },
     },
   },
-} as const;
+  'game/undo': {
+    type: 'object',
+    required: ['undone', 'by'],
+    properties: {
+      undone: { type: 'array', minItems: 1, maxItems: 30, items: { type: 'object', required: ['seat', 'action'], properties: { seat: { type: ['integer', 'null'] }, action: ActionBody } } },
+      by: { type: 'string', maxLength: 40 },
+    },
+  },
+  'game/ended': {
+    type: 'object',
+    required: ['by', 'reason'],
+    properties: { by: { type: 'string', maxLength: 40 }, reason: { type: 'string', maxLength: 200 } },
+  },
+} as const satisfies Record<EventType, object>;
 
 const exportEvent = {
   type: 'object',
@@ -509,7 +530,7 @@ const exportEvent = {
   allOf: Object.entries(exportPayloads).map(([type, payload]) => ({ if: { properties: { type: { const: type } } }, then: { properties: { payload } } })),
   properties: {
     n: { type: 'integer', minimum: 1 },
-    type: { type: 'string', enum: ['game/created', 'game/action', 'game/roll', 'game/correction'] },
+    type: { type: 'string', enum: Object.keys(exportPayloads) },
     at: { type: 'integer', minimum: 0 },
     payload: { type: 'object', additionalProperties: true },
     hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },

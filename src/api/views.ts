@@ -5,6 +5,7 @@
 import { RESERVED_GAMES, type AnyGameDef } from '../games/index.js';
 import { gameResult, type BotLevel, type RollRecord, type Table, type TableGame } from '../table.js';
 import { effectiveValues } from '../table-replay.js';
+import { feedProgress, type FeedEntry, type FeedProgress } from '../games/feed-words.js';
 
 export interface RollView {
   readonly seq: number;
@@ -59,6 +60,23 @@ export function rollView(game: TableGame, roll: RollRecord, seatQuery: string): 
   };
 }
 
+/** Entries of the table feed in a game's view. */
+const FEED_ENTRIES = 8;
+/** The feed of each game version (a game object is replaced on every change), worked out once for every viewer. */
+const feeds = new WeakMap<TableGame, FeedEntry[]>();
+/** Where each game's feed got to, so the next version reads only its new steps. */
+const progress = new Map<string, FeedProgress>();
+function feedOf(def: AnyGameDef, game: TableGame): FeedEntry[] {
+  let feed = feeds.get(game);
+  if (!feed) {
+    const next = feedProgress(def, game, progress.get(game.id) ?? null, FEED_ENTRIES);
+    if (next) progress.set(game.id, next);
+    feed = [...(next?.entries ?? [])];
+    feeds.set(game, feed);
+  }
+  return feed;
+}
+
 /** Rolls in the scoreboard's history strip. */
 const RECENT_ROLLS = 12;
 
@@ -107,6 +125,10 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
         frameUrl: r.source === 'tower' ? `/api/games/${game.id}/rolls/${r.seq}/frame.jpg${seatQuery}` : null,
       })),
     rollCount: game.rolls.length,
+    /** Set when the game was ended without a result (kept in the history, gone from the picker). */
+    ended: game.ended ?? null,
+    /** The recent steps in words (src/games/feed-words.ts): only what the whole room may see. */
+    feed: feedOf(def, game),
     state: visible,
     // Only when true: the record check at start found this game's events or frames changed outside dice-tower.
     ...(table.isUnverified(game.id) ? { unverified: true } : {}),

@@ -65,7 +65,22 @@ export function faceStats(key: string, values: readonly number[]): FaceStats {
   return { key, rolls, counts, chiSquare, pValue, enough, needed: Math.max(0, MIN_ROLLS - rolls), biased: enough && pValue !== null && pValue < ALPHA };
 }
 
-/** The fairness report over these die outcomes. */
+/**
+ * Dice typed in by hand: how often each face was typed. Shown apart and never
+ * judged: a typed value is what someone entered, not what a die did, so it
+ * says nothing about the dice (and would swamp "all dice" after a few games).
+ */
+export interface TypedInCounts {
+  readonly rolls: number;
+  readonly counts: readonly number[];
+}
+
+export function typedInCounts(values: readonly number[]): TypedInCounts {
+  const { rolls, counts } = faceStats('typed in', values);
+  return { rolls, counts };
+}
+
+/** The fairness report over these die outcomes (dice the camera read: typed-in ones go to `typedInCounts`). */
 export function fairness(outcomes: readonly DieOutcome[]): FairnessReport {
   const byKey = new Map<string, number[]>();
   for (const o of outcomes) {

@@ -49,16 +49,36 @@ export interface GameCorrectionPayload {
   readonly reason: string;
 }
 
+/**
+ * Decisions taken back (`POST /api/games/:id/undo`): the last decisions of the
+ * game, newest first, as they were applied. The log keeps them and this event;
+ * replay drops them again. Never a roll (a roll is corrected instead).
+ */
+export interface GameUndoPayload {
+  /** The decisions taken back, newest first, each with the seat that made it (null: no seat was acting). */
+  readonly undone: ReadonlyArray<{ readonly seat: number | null; readonly action: { readonly type: string } & Readonly<Record<string, unknown>> }>;
+  /** Who asked (the name the operator gave). */
+  readonly by: string;
+}
+
+/** A game put away without a result (`POST /api/games/:id/end`): it stays on record and in the history; nothing more can be played in it. */
+export interface GameEndedPayload {
+  readonly by: string;
+  readonly reason: string;
+}
+
 export interface PayloadByType {
   readonly 'game/created': GameCreatedPayload;
   readonly 'game/action': GameActionPayload;
   readonly 'game/roll': GameRollPayload;
   readonly 'game/correction': GameCorrectionPayload;
+  readonly 'game/undo': GameUndoPayload;
+  readonly 'game/ended': GameEndedPayload;
 }
 
 export type EventType = keyof PayloadByType;
 
-export const EVENT_TYPES: readonly EventType[] = ['game/created', 'game/action', 'game/roll', 'game/correction'];
+export const EVENT_TYPES: readonly EventType[] = ['game/created', 'game/action', 'game/roll', 'game/correction', 'game/undo', 'game/ended'];
 
 /** An event to append. `at` is ms since the epoch, from the caller's clock (the table's `now`). */
 export type NewEvent = {
@@ -74,7 +94,7 @@ export type StoredEvent = NewEvent & {
 };
 
 export type StoredCreated = Extract<StoredEvent, { type: 'game/created' }>;
-export type StoredStep = Extract<StoredEvent, { type: 'game/action' | 'game/roll' | 'game/correction' }>;
+export type StoredStep = Extract<StoredEvent, { type: Exclude<EventType, 'game/created'> }>;
 
 /** One game as the log has it: its setup, then its actions and rolls in the order they were applied. */
 export interface StoredGame {

@@ -3,5 +3,5 @@ export { StoreError, type StoreErrorCode } from './errors.js';
 export { MIGRATIONS, type Migration } from './migrations.js';
 export { canonicalJson } from './canonical-json.js';
 export type {
-  EventType, GameActionPayload, GameCorrectionPayload, StoredSession, GameCreatedPayload, GameRollPayload, NewEvent, PayloadByType, StoredCreated, StoredEvent, StoredGame, StoredStep,
+  EventType, GameActionPayload, GameCorrectionPayload, GameEndedPayload, GameUndoPayload, StoredSession, GameCreatedPayload, GameRollPayload, NewEvent, PayloadByType, StoredCreated, StoredEvent, StoredGame, StoredStep,
 } from './events.js';

@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 /** The route's URL with its params filled in with things that exist. */
-const fill = (url: string) => url.replace(':id', gameId).replace(':seat', '0').replace(':seq', '1').replace('*', 'index.html');
+const fill = (url: string) => url.replace(':id', gameId).replace(':seat', '0').replace(':seq', '1').replace(':name', 'Ann').replace('*', 'index.html');
 const apiRoutes = () => routesOf(app).filter((r) => r.url !== '/*' && r.url !== '/ws');
 
 describe('the route list', () => {

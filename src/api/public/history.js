@@ -46,7 +46,7 @@ async function loadList() {
               'a',
               { class: 'game-link', href: `?game=${g.id}`, 'data-testid': `history-game-${g.id}`, 'aria-current': String(g.id === view.game), onclick: (e) => (e.preventDefault(), open(g.id, null)) },
               `${g.name}: ${g.players.join(', ')}`,
-              h('small', {}, `${when(g.createdAt)} · ${g.rollCount} roll${g.rollCount === 1 ? '' : 's'}${g.correctionCount ? ` · ${g.correctionCount} corrected` : ''}${g.over ? ` · won by ${g.winners.map((w) => g.players[w]).join(', ')}` : ''}`),
+              h('small', {}, `${when(g.createdAt)} · ${g.rollCount} roll${g.rollCount === 1 ? '' : 's'}${g.correctionCount ? ` · ${g.correctionCount} corrected` : ''}${g.over ? ` · won by ${g.winners.map((w) => g.players[w]).join(', ')}` : g.ended ? ' · ended without a result' : ''}`),
             ),
           ),
         ),
@@ -112,7 +112,7 @@ function renderGame() {
     : h('p', {}, 'This game has no rolls yet.');
   $('game-view').replaceChildren(
     h('h2', { 'data-testid': 'history-title' }, `${game.name}: ${game.players.join(', ')}`),
-    h('p', { class: 'setup-note' }, `${when(game.createdAt)} · ${game.over ? `won by ${game.winners.map((w) => game.players[w]).join(', ')}` : 'not finished'}`),
+    h('p', { class: 'setup-note' }, `${when(game.createdAt)} · ${game.over ? `won by ${game.winners.map((w) => game.players[w]).join(', ')}` : game.ended ? 'ended without a result' : 'not finished'}`),
     h(
       'div',
       { class: 'roll-nav' },

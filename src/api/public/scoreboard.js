@@ -6,6 +6,9 @@ import { PIPS, SVG_NS } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
 import { renderTrust } from './trust.js';
 import { renderCoach } from './coach-view.js';
+import { renderGameControls } from './game-controls.js';
+import { offerRecentNames } from './recent-names.js';
+import { renderTableFeed } from './table-feed.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -247,7 +250,8 @@ function upsertGame(game, rerender = true) {
 // Which game is shown
 
 function sortedGames() {
-  return [...state.games.values()].sort((a, b) => b.updatedAt - a.updatedAt || b.version - a.version || b.createdAt - a.createdAt);
+  // A game ended without a result is put away: the history has it (a pinned one is still shown).
+  return [...state.games.values()].filter((g) => !g.ended || g.id === state.pinned).sort((a, b) => b.updatedAt - a.updatedAt || b.version - a.version || b.createdAt - a.createdAt);
 }
 
 function shownGame() {
@@ -396,6 +400,8 @@ function render() {
   renderSeatLinks(game);
   renderCoach($('coach'), game, (state.catalog ?? []).find((g) => g.id === game.game), render);
   renderTrust(game, { tower: state.connected ? state.tower : null, api, operator: operatorToken() !== '' });
+  renderGameControls(game, { api, operator: operatorToken() !== '', pin, upsert: upsertGame });
+  renderTableFeed(game);
 }
 
 /**
@@ -458,7 +464,8 @@ function renderPicker() {
   const select = $('game-select');
   const options = [h('option', { value: '' }, 'Latest game')];
   if (state.pinned && !state.games.has(state.pinned)) options.push(h('option', { value: state.pinned }, `${state.pinned} (not found)`));
-  for (const g of games) options.push(h('option', { value: g.id }, `${g.name}: ${g.players.join(', ')}${isOver(g) ? ' (over)' : ''}`));
+  // Games in play; a finished one only while it is the one shown (its winner screen), the rest are in the history.
+  for (const g of games) if (!isOver(g) || g.id === shownGame()?.id) options.push(h('option', { value: g.id }, `${g.name}: ${g.players.join(', ')}${isOver(g) ? ' (over)' : ''}`));
   // Rebuild only when something changed, so an open dropdown is not reset by every update.
   const signature = options.map((o) => `${o.value}=${o.textContent}`).join('\n');
   if (select.dataset.signature !== signature) {
@@ -1183,5 +1190,6 @@ function renderResult(game) {
 
 // ---------------------------------------------------------------------------
 
+offerRecentNames();
 render();
 connect();

@@ -110,6 +110,20 @@ function statsRow(stats, minRolls, testid) {
   );
 }
 
+/** Dice typed in by hand: their counts, apart and never judged (a typed value says nothing about a die). */
+function typedInRow(typed) {
+  const max = Math.max(1, ...typed.counts);
+  return h(
+    'tr',
+    { class: 'fair-row typed', 'data-testid': 'fairness-typed-in', 'data-verdict': 'not judged' },
+    h('th', {}, 'typed in'),
+    h('td', { class: 'num' }, typed.rolls),
+    h('td', { class: 'bars' }, ...typed.counts.map((c, i) => h('span', { class: 'bar', style: `--h:${(c / max).toFixed(3)}`, title: `${i + 1}: ${c}` }, h('b', {}, c), h('i', {}, i + 1)))),
+    h('td', { class: 'num' }, '—'),
+    h('td', { class: 'verdict' }, 'not judged: typed by hand, not read from a die'),
+  );
+}
+
 export function drawFairness(report) {
   const panel = $('fairness');
   panel.hidden = false;
@@ -129,14 +143,20 @@ export function drawFairness(report) {
       h(
         'p',
         { class: 'fair-note', 'data-testid': 'fairness-note' },
-        `Chi-square test of each die's faces against a fair die (df 5). A die is judged only after ${report.minRolls} rolls (10 expected per face); it is called biased when p < ${report.alpha}. By colour as the camera read it; all games.`,
+        `Chi-square test of each die's faces against a fair die (df 5). A die is judged only after ${report.minRolls} rolls (10 expected per face); it is called biased when p < ${report.alpha}. By colour as the camera read it; all games. Dice typed in by hand are counted apart and never judged.`,
         report.excludedSecret ? ` ${report.excludedSecret} secret dice of running games are left out.` : '',
       ),
       h(
         'table',
         { class: 'fair-table' },
         h('thead', {}, h('tr', {}, h('th', {}, 'Die'), h('th', {}, 'Rolls'), h('th', {}, 'Faces 1-6'), h('th', {}, 'χ²'), h('th', {}, 'Verdict'))),
-        h('tbody', {}, statsRow(report.overall, report.minRolls, 'fairness-overall'), ...report.dice.map((d) => statsRow(d, report.minRolls, `fairness-die-${d.key}`))),
+        h(
+          'tbody',
+          {},
+          statsRow(report.overall, report.minRolls, 'fairness-overall'),
+          ...report.dice.map((d) => statsRow(d, report.minRolls, `fairness-die-${d.key}`)),
+          report.typedIn?.rolls ? typedInRow(report.typedIn) : null,
+        ),
       ),
     ),
   );

@@ -1,0 +1,205 @@
+/**
+ * The table feed: a game's recent steps in words a host reads ("Robo scored
+ * 25 in Chance with 6 6 6 5 2", "Ben lost a life", "Anna bid four 5s"),
+ * derived from the game's applied actions by replaying them. Pure.
+ *
+ * One describer per game family (scorecard games, Shut the Box, Mexico,
+ * Bluff), and words every game gets from its state: lives lost, a player
+ * out, the winner. The words use what the whole room may see only: a secret
+ * throw is "threw in secret", a secret card game's move names its kind only.
+ */
+import { actingSeat } from './acting-seat.js';
+import { isInvalid, type AnyGameDef } from './index.js';
+import type { Board } from './types.js';
+
+export interface FeedEntry {
+  /** The step's number in the game (1, 2, ...: applied actions and rolls). */
+  readonly n: number;
+  /** The seat that made it (null: the table). */
+  readonly seat: number | null;
+  readonly bot: boolean;
+  readonly text: string;
+}
+
+/** What the feed needs of a game. */
+export interface FeedGame {
+  readonly players: readonly string[];
+  readonly bots: readonly number[];
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Every action applied, rolls included (`{type:'roll', values}`), in order. */
+  readonly actions: ReadonlyArray<{ readonly type: string }>;
+  /** The rolls in order, for whether each was secret. */
+  readonly rolls: ReadonlyArray<{ readonly request: { readonly secret: boolean } }>;
+}
+
+/** A step as a describer sees it. */
+interface Step {
+  readonly def: AnyGameDef;
+  readonly name: (seat: number | null) => string;
+  readonly seat: number | null;
+  readonly action: { readonly type: string } & Readonly<Record<string, unknown>>;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+/** Words for one step, or null to use the common ones. */
+type Describer = (step: Step) => string | null;
+
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const count = (n: number) => NUMBER_WORDS[n] ?? String(n);
+const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
+const list = (items: readonly (string | number)[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+const publicBoard = (def: AnyGameDef, state: unknown): Board => def.board(def.playerView(state, null));
+
+/** Scorecard games: "Robo scored 25 in Chance with 6 6 6 5 2"; holding and releasing are left out (too many to read). */
+const scorecard: Describer = ({ def, name, seat, action, before, after }) => {
+  if (action.type === 'hold' || action.type === 'release') return '';
+  if (action.type !== 'score' || seat === null) return null;
+  const b = publicBoard(def, before);
+  const a = publicBoard(def, after);
+  if (a.kind !== 'scorecard' || b.kind !== 'scorecard') return null;
+  const row = String(action.category);
+  const label = a.rows.find((r) => r.id === row)?.label ?? row;
+  const points = a.players[seat]?.cells[row];
+  const dice = b.dice.filter((d): d is number => d !== null);
+  return `${name(seat)} scored ${points ?? 0} in ${label}${dice.length ? ` with ${dice.join(' ')}` : ''}`;
+};
+
+const shutTheBox: Describer = ({ name, seat, action }) => {
+  if (action.type === 'close' && Array.isArray(action.boxes)) return `${name(seat)} shut ${list(action.boxes as number[])}`;
+  if (action.type === 'dice') return `${name(seat)} throws ${action.count === 1 ? 'one die' : 'two dice'}`;
+  return null;
+};
+
+const mexico: Describer = ({ name, seat, action }) => (action.type === 'stop' ? `${name(seat)} stopped` : null);
+
+/** "four 5s", "two stars": a Bluff bid (the star is the 6). */
+const bidWords = (bid: { quantity: number; face: number }) => (bid.face === 6 ? plural(bid.quantity, 'star') : `${count(bid.quantity)} ${bid.face}${bid.quantity === 1 ? '' : 's'}`);
+
+const bluff: Describer = ({ name, seat, action, after }) => {
+  const s = after as { bid?: { quantity: number; face: number } | null; lastChallenge?: { bid: { quantity: number; face: number; bidder: number }; count: number } | null };
+  if (action.type === 'bid' && s.bid) return `${name(seat)} bid ${bidWords(s.bid)}`;
+  if (action.type === 'challenge' && s.lastChallenge) {
+    const c = s.lastChallenge;
+    return `${name(seat)} doubted ${name(c.bid.bidder)}'s ${bidWords(c.bid)}: there were ${c.count}`;
+  }
+  if (action.type === 'show' && Array.isArray(action.dice)) return `${name(seat)} showed ${plural(action.dice.length, 'die', 'dice')}`;
+  if (action.type === 'keepHidden') return `${name(seat)} kept every die hidden`;
+  return null;
+};
+
+/** The describer of a game: by its board's kind for scorecard games, else by its id. */
+function describerOf(def: AnyGameDef, board: Board): Describer | null {
+  if (board.kind === 'scorecard') return scorecard;
+  if (def.id === 'shut-the-box') return shutTheBox;
+  if (def.id === 'mexico') return mexico;
+  if (def.id === 'bluff') return bluff;
+  return null;
+}
+
+/** "score chance", "close 3,6": an action in the plain words of its arguments. */
+function plain(action: { readonly type: string } & Readonly<Record<string, unknown>>): string {
+  const args = Object.entries(action).filter(([k]) => k !== 'type').map(([, v]) => (Array.isArray(v) ? v.join(' ') : typeof v === 'object' ? '' : String(v)));
+  return [action.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase(), ...args].filter(Boolean).join(' ');
+}
+
+/** What changed for everyone, from the states: lives lost, players out, dice lost (Bluff), the winner. */
+function consequences(def: AnyGameDef, name: (seat: number | null) => string, before: unknown, after: unknown): string[] {
+  const out: string[] = [];
+  const livesOf = (s: unknown) => ((s as { players?: ReadonlyArray<{ lives?: unknown }> }).players ?? []).map((p) => (typeof p.lives === 'number' ? p.lives : null));
+  const lb = livesOf(before);
+  livesOf(after).forEach((lives, seat) => {
+    const was = lb[seat];
+    if (lives !== null && was !== null && was !== undefined && lives < was) out.push(`${name(seat)} lost ${was - lives === 1 ? 'a life' : `${count(was - lives)} lives`}`);
+  });
+  const change = (after as { lastChallenge?: { change?: readonly number[] } | null }).lastChallenge?.change;
+  if (change && (before as { lastChallenge?: unknown }).lastChallenge !== (after as { lastChallenge?: unknown }).lastChallenge) {
+    change.forEach((d, seat) => {
+      if (d < 0) out.push(`${name(seat)} lost ${plural(-d, 'die', 'dice')}`);
+      else if (d > 0) out.push(`${name(seat)} gained ${plural(d, 'die', 'dice')}`);
+    });
+  }
+  const b = publicBoard(def, before);
+  const a = publicBoard(def, after);
+  if (a.kind === 'table' && b.kind === 'table') a.players.forEach((p, seat) => p.out && !b.players[seat]?.out && out.push(`${name(seat)} is out`));
+  const result = def.result(after);
+  if (result && !def.result(before)) {
+    const winners = result.winners.map((w) => name(w));
+    out.push(winners.length === 1 ? `${winners[0]} wins!` : winners.length > 1 ? `${list(winners)} share the win` : 'Nobody wins');
+  }
+  return out;
+}
+
+/**
+ * Where a feed got to: the state after the actions it has read, so the next
+ * version of the game (one action more) costs one step, not the whole game again.
+ */
+export interface FeedProgress {
+  /** The last action read (by identity: a game's actions are kept as they were applied), and how many. */
+  readonly last: { readonly type: string } | null;
+  readonly count: number;
+  readonly rollCount: number;
+  readonly state: unknown;
+  readonly entries: readonly FeedEntry[];
+}
+
+/**
+ * The feed of `game`, going on from `prev` when the game's actions still
+ * begin with the ones it read (an undo or a correction replays the game,
+ * and the feed starts again). Each step is a line; what it caused for
+ * everyone (a life lost, the winner) follows as lines credited to nobody.
+ */
+export function feedProgress(def: AnyGameDef, game: FeedGame, prev: FeedProgress | null, limit = 8): FeedProgress | null {
+  const goesOn = prev !== null && prev.count <= game.actions.length && (prev.count === 0 || game.actions[prev.count - 1] === prev.last);
+  let state: unknown;
+  if (goesOn) state = prev.state;
+  else {
+    try {
+      state = def.setup(game.players, game.options);
+    } catch {
+      return null;
+    }
+  }
+  const name = (seat: number | null) => (seat === null ? 'The table' : (game.players[seat] ?? `Seat ${seat + 1}`));
+  const describe = describerOf(def, publicBoard(def, state));
+  const entries: FeedEntry[] = goesOn ? [...prev.entries] : [];
+  let rollIndex = goesOn ? prev.rollCount : 0;
+  const start = goesOn ? prev.count : 0;
+  // Only the last steps are put in words (boards are not free to build); the ones before are only applied.
+  const from = Math.max(start, game.actions.length - limit * 4);
+  let count = start;
+  for (let i = start; i < game.actions.length; i++) {
+    const action = game.actions[i] as { type: string };
+    const after = def.apply(state, action);
+    if (isInvalid(after)) break;
+    count = i + 1;
+    const secret = action.type === 'roll' ? game.rolls[rollIndex++]?.request.secret === true : false;
+    if (i < from) {
+      state = after;
+      continue;
+    }
+    const seat = actingSeat(def, state);
+    const step: Step = { def, name, seat, action: action as Step['action'], before: state, after };
+    let text: string | null;
+    if (action.type === 'roll') {
+      const values = (action as { values?: readonly number[] }).values ?? [];
+      text = secret ? `${name(seat)} threw in secret` : `${name(seat)} threw ${values.join(' ')}`;
+    } else if (def.secretHands) {
+      // Which card was chosen is the players' business.
+      text = `${name(seat)}: ${plain({ type: action.type })}`;
+    } else {
+      text = describe?.(step) ?? `${name(seat)}: ${plain(step.action)}`;
+    }
+    const bot = seat !== null && game.bots.includes(seat);
+    if (text) entries.push({ n: i + 1, seat, bot, text });
+    for (const line of consequences(def, name, state, after)) entries.push({ n: i + 1, seat: null, bot: false, text: line });
+    state = after;
+  }
+  return { last: count > 0 ? (game.actions[count - 1] ?? null) : null, count, rollCount: rollIndex, state, entries: entries.slice(-limit) };
+}
+
+/** The last `limit` entries of the game's feed, oldest first. */
+export function tableFeed(def: AnyGameDef, game: FeedGame, limit = 8): FeedEntry[] {
+  return [...(feedProgress(def, game, null, limit)?.entries ?? [])];
+}

@@ -1,0 +1,45 @@
+/** The table feed: a game's recent steps in words, from its actions. */
+import { describe, expect, it } from 'vitest';
+import { GAMES, type AnyGameDef } from '../../src/games/index.js';
+import { feedProgress, tableFeed } from '../../src/games/feed-words.js';
+
+const def = (id: keyof typeof GAMES) => GAMES[id] as AnyGameDef;
+type Action = { type: string } & Record<string, unknown>;
+const roll = (...values: number[]): Action => ({ type: 'roll', values });
+const texts = (id: keyof typeof GAMES, players: string[], actions: Action[], secret = false, bots: number[] = []) =>
+  tableFeed(def(id), { players, bots, options: {}, actions, rolls: actions.filter((a) => a.type === 'roll').map(() => ({ request: { secret } })) }, 20).map((e) => e.text);
+
+describe('table feed', () => {
+  it('scorecard games: the row, its points and the dice; holds left out', () => {
+    const feed = tableFeed(def('yatzy'), { players: ['Robo', 'Ben'], bots: [0], options: {}, actions: [roll(6, 6, 6, 5, 2), { type: 'hold', dice: [0, 1, 2] }, { type: 'score', category: 'chance' }] as Action[], rolls: [{ request: { secret: false } }] }, 8);
+    expect(feed.map((e) => e.text)).toEqual(['Robo threw 6 6 6 5 2', 'Robo scored 25 in Chance with 6 6 6 5 2']);
+    expect(feed[1]).toMatchObject({ seat: 0, bot: true, n: 3 });
+  });
+
+  it('Shut the Box: the boxes shut', () => {
+    expect(texts('shut-the-box', ['Ann', 'Ben'], [roll(6, 3), { type: 'close', boxes: [3, 6] }])).toEqual(['Ann threw 6 3', 'Ann shut 3 and 6']);
+  });
+
+  it('Mexico: who stopped, and who lost a life', () => {
+    const feed = texts('mexico', ['Ann', 'Ben'], [roll(6, 5), { type: 'stop' }, roll(3, 1), { type: 'stop' }]);
+    expect(feed).toEqual(['Ann threw 6 5', 'Ann stopped', 'Ben threw 3 1', 'Ben stopped', 'Ben lost a life']);
+  });
+
+  it('Bluff: secret throws stay secret; bids and the challenge in words', () => {
+    const actions = [roll(1, 2, 3, 4, 5, 5), roll(2, 2, 3, 3, 6, 5), { type: 'bid', position: 4, face: 5 }, { type: 'challenge' }];
+    const feed = texts('bluff', ['Anna', 'Ben'], actions, true);
+    expect(feed.slice(0, 3)).toEqual(['Anna threw in secret', 'Ben threw in secret', expect.stringMatching(/^Anna bid \w+ 5s$/)]);
+    expect(feed[3]).toMatch(/^Ben doubted Anna's \w+ 5s: there were \d+$/);
+    expect(feed.slice(4).join(' ')).toMatch(/lost|gained/);
+  });
+
+  it('goes on from where it got to, one step at a time, to the same words as from the start; starts again when the actions changed', () => {
+    const actions = [roll(6, 5), { type: 'stop' }, roll(3, 1), { type: 'stop' }, roll(2, 1), { type: 'stop' }, roll(4, 4)];
+    const game = (n: number) => ({ players: ['Ann', 'Ben'], bots: [], options: {}, actions: actions.slice(0, n), rolls: actions.slice(0, n).filter((a) => a.type === 'roll').map(() => ({ request: { secret: false } })) });
+    let progress = null;
+    for (let n = 0; n <= actions.length; n++) progress = feedProgress(def('mexico'), game(n), progress, 8);
+    expect(progress?.entries).toEqual(tableFeed(def('mexico'), game(actions.length), 8));
+    // Taken back (an undo): shorter actions start again.
+    expect(feedProgress(def('mexico'), game(3), progress, 8)?.entries).toEqual(tableFeed(def('mexico'), game(3), 8));
+  });
+});
