@@ -21,6 +21,7 @@ import { registerAuditRoutes } from './audit-routes.js';
 import { registerIntegrationRoutes } from './integration-routes.js';
 import { isKeyToken, type Integrations, type KeyScope } from '../integrations/index.js';
 import { registerCoachRoutes } from './coach-routes.js';
+import { registerFreeRollRoutes } from './free-roll-routes.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { IdempotencyKeys, keyProblem } from './idempotency.js';
 import { canonicalJson } from '../storage/index.js';
@@ -262,6 +263,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     if (deps.integrations) registerIntegrationRoutes(api, deps.integrations, operator);
     registerAuditRoutes(api, table, auth, operator, deps.exportSigner);
     registerCoachRoutes(api, table, operatorOnly);
+    registerFreeRollRoutes(api, table, operator);
 
     api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
       status: 'ok',
