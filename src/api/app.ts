@@ -22,6 +22,8 @@ import { registerIntegrationRoutes } from './integration-routes.js';
 import { isKeyToken, type Integrations, type KeyScope } from '../integrations/index.js';
 import { registerCoachRoutes } from './coach-routes.js';
 import { registerFreeRollRoutes } from './free-roll-routes.js';
+import { registerSetupRoutes } from './setup-routes.js';
+import { TestRolls } from '../setup/test-rolls.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { IdempotencyKeys, keyProblem } from './idempotency.js';
 import { canonicalJson } from '../storage/index.js';
@@ -58,6 +60,8 @@ export interface AppDeps {
   readonly feed?: FeedOptions;
   /** The event stream, API keys, webhooks and MQTT (src/integrations). Absent: none of their routes, and no API keys. */
   readonly integrations?: Integrations;
+  /** Test rolls and the accuracy tally (setup/test-rolls.ts; server.ts keeps it in the data directory). Absent: a tally in memory. */
+  readonly testRolls?: TestRolls;
 }
 
 /** Who may use a route: anyone, the operator (Bearer token), a seat (its token), anyone except for secret rolls (their seat), or the operator or a seat. */
@@ -264,12 +268,15 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     registerAuditRoutes(api, table, auth, operator, deps.exportSigner);
     registerCoachRoutes(api, table, operatorOnly);
     registerFreeRollRoutes(api, table, operator);
+    const testRolls = deps.testRolls ?? new TestRolls(table);
+    registerSetupRoutes(api, testRolls, operator);
 
     api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
       status: 'ok',
       version: deps.version,
       tower: table.tower(),
       games: table.list().length,
+      accuracy: testRolls.tally(),
       ...(deps.record ? { record: deps.record } : {}),
       ...(deps.exportSigner ? { exportKey: deps.exportSigner.publicKey } : {}),
     }));
