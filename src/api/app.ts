@@ -22,7 +22,7 @@ import { registerIntegrationRoutes } from './integration-routes.js';
 import { isKeyToken, type Integrations, type KeyScope } from '../integrations/index.js';
 import { registerCoachRoutes } from './coach-routes.js';
 import { registerFreeRollRoutes } from './free-roll-routes.js';
-import { registerSetupRoutes } from './setup-routes.js';
+import { registerSetupRoutes, type SetupHardware } from './setup-routes.js';
 import { TestRolls } from '../setup/test-rolls.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { IdempotencyKeys, keyProblem } from './idempotency.js';
@@ -62,6 +62,8 @@ export interface AppDeps {
   readonly integrations?: Integrations;
   /** Test rolls and the accuracy tally (setup/test-rolls.ts; server.ts keeps it in the data directory). Absent: a tally in memory. */
   readonly testRolls?: TestRolls;
+  /** The hardware the setup page shows: the camera for its preview, the board (server.ts). Absent: no preview, no board. */
+  readonly setupHardware?: SetupHardware;
 }
 
 /** Who may use a route: anyone, the operator (Bearer token), a seat (its token), anyone except for secret rolls (their seat), or the operator or a seat. */
@@ -269,7 +271,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     registerCoachRoutes(api, table, operatorOnly);
     registerFreeRollRoutes(api, table, operator);
     const testRolls = deps.testRolls ?? new TestRolls(table);
-    registerSetupRoutes(api, testRolls, operator);
+    registerSetupRoutes(api, table, testRolls, deps.setupHardware ?? { camera: null, cameraSource: 'unknown', serial: null, board: () => null }, operator);
 
     api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
       status: 'ok',

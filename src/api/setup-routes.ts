@@ -4,6 +4,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_TEST_DICE, type TestRolls } from '../setup/test-rolls.js';
+import { firmwareNote, listCameras, listSerialPorts, type CameraDevice } from '../setup/devices.js';
+import type { Camera } from '../hardware/index.js';
+import type { PortInfoLike } from '../hardware/serial-ports.js';
+import { TableError, type Table } from '../table.js';
+import { errorText } from '../error-text.js';
 import type { RouteAccess } from './app.js';
 import { AccuracyTallySchema } from './schemas.js';
 
@@ -37,9 +42,83 @@ const TestRollReply = {
   },
 } as const;
 
+/** What the setup page is told of the hardware the server runs with (server.ts builds it). */
+export interface SetupHardware {
+  /** The camera as the server opened it (before the settling reader), for the preview; null: no preview. */
+  readonly camera: Camera | null;
+  /** The camera option the server runs with (sim, 0, /dev/video0, a file...). */
+  readonly cameraSource: string;
+  /** The serial option (auto, a path), or null without a board. */
+  readonly serial: string | null;
+  /** The board as connected now: the firmware name it reported, how it is driven, its port; null without a board. */
+  readonly board: () => { readonly firmware: string | null; readonly mode: string | null; readonly path: string | null } | null;
+  /** Lists serial ports (tests); SerialPort.list by default. */
+  readonly listPorts?: () => Promise<readonly PortInfoLike[]>;
+  /** Lists video devices (tests); /dev/video* with sysfs names by default. */
+  readonly listCameras?: () => CameraDevice[];
+}
+
+const DevicesReply = {
+  type: 'object',
+  properties: {
+    cameras: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, index: { type: 'integer' }, name: { type: ['string', 'null'] } } } },
+    camera: { type: 'object', properties: { source: { type: 'string' }, preview: { type: 'boolean' } } },
+    ports: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, usbId: { type: ['string', 'null'] }, manufacturer: { type: ['string', 'null'] }, arduino: { type: ['string', 'null'] }, description: { type: 'string' } } },
+    },
+    portsProblem: { type: ['string', 'null'] },
+    tower: {
+      type: 'object',
+      properties: {
+        kind: { type: 'string' }, state: { type: 'string' }, message: { type: 'string' }, serial: { type: ['string', 'null'] },
+        firmware: { type: ['string', 'null'] }, mode: { type: ['string', 'null'] }, path: { type: ['string', 'null'] }, note: { type: 'string' },
+      },
+    },
+  },
+} as const;
+
 const RollIdParams = { type: 'object', required: ['rollId'], properties: { rollId: { type: 'string', pattern: '^[0-9a-f-]{36}$' } } } as const;
 
-export function registerSetupRoutes(api: FastifyInstance, testRolls: TestRolls, operator: Guard): void {
+export function registerSetupRoutes(api: FastifyInstance, table: Table, testRolls: TestRolls, hardware: SetupHardware, operator: Guard): void {
+  api.get('/api/setup/devices', { ...operator, schema: { response: { 200: DevicesReply } } }, async () => {
+    let ports: unknown[] = [];
+    let portsProblem: string | null = null;
+    try {
+      ports = await listSerialPorts(hardware.listPorts);
+    } catch (err) {
+      // The page still shows the rest; it says why the ports are missing.
+      portsProblem = `The serial ports could not be listed: ${errorText(err)}`;
+    }
+    const board = hardware.board();
+    return {
+      cameras: (hardware.listCameras ?? listCameras)(),
+      camera: { source: hardware.cameraSource, preview: hardware.camera !== null },
+      ports,
+      portsProblem,
+      tower: { ...table.tower(), serial: hardware.serial, firmware: board?.firmware ?? null, mode: board?.mode ?? null, path: board?.path ?? null, note: hardware.serial === null ? 'No tower board: the tower rolls are simulated or thrown by hand (serve --serial auto uses one).' : firmwareNote(board?.firmware ?? null) },
+    };
+  });
+
+  // A frame of the camera the server already has, a few times a second; while the tower rolls, the last one (the roll needs the camera).
+  let lastPreview: Buffer | null = null;
+  api.get(
+    '/api/setup/preview.jpg',
+    { ...operator, schema: { querystring: { type: 'object', properties: { operator: { type: 'string', maxLength: 100 }, t: { type: 'string', maxLength: 20 } } }, response: errors } },
+    async (_request, reply) => {
+      const camera = hardware.camera;
+      if (!camera) throw new TableError('setup/no_preview', 'This server has no camera to preview.', 404);
+      if (table.tower().state !== 'rolling' || lastPreview === null) {
+        try {
+          lastPreview = (await camera.capture()).image;
+        } catch (err) {
+          throw new TableError('setup/camera_fault', `The camera gave no frame: ${errorText(err)}`, 503);
+        }
+      }
+      return reply.type('image/jpeg').header('cache-control', 'no-store').send(lastPreview);
+    },
+  );
+
   api.post<{ Body: { count: number } }>(
     '/api/setup/test-rolls',
     {
