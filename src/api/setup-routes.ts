@@ -9,6 +9,7 @@ import type { Camera } from '../hardware/index.js';
 import type { PortInfoLike } from '../hardware/serial-ports.js';
 import { TableError, type Table } from '../table.js';
 import { errorText } from '../error-text.js';
+import { FlashJob, type Flasher } from '../setup/flash-job.js';
 import type { RouteAccess } from './app.js';
 import { AccuracyTallySchema } from './schemas.js';
 
@@ -56,7 +57,29 @@ export interface SetupHardware {
   readonly listPorts?: () => Promise<readonly PortInfoLike[]>;
   /** Lists video devices (tests); /dev/video* with sysfs names by default. */
   readonly listCameras?: () => CameraDevice[];
+  /** Flashes the firmware (tests: a fake avrdude); hardware/flash.ts's flashFirmware by default. */
+  readonly flash?: Flasher;
 }
+
+/** The shipped firmware through avrdude (loaded on use: serialport is a native module). */
+const defaultFlasher: Flasher = async (port, onProgress) => {
+  const { flashFirmware } = await import('../hardware/flash.js');
+  return flashFirmware({ port, onProgress });
+};
+
+const FlashStatusReply = {
+  type: 'object',
+  required: ['state', 'port', 'lines', 'error', 'code'],
+  properties: {
+    state: { type: 'string', enum: ['idle', 'running', 'done', 'failed'] },
+    port: { type: ['string', 'null'] },
+    lines: { type: 'array', items: { type: 'string' } },
+    error: { type: ['string', 'null'] },
+    code: { type: ['string', 'null'] },
+    startedAt: { type: ['number', 'null'] },
+    endedAt: { type: ['number', 'null'] },
+  },
+} as const;
 
 const DevicesReply = {
   type: 'object',
@@ -160,6 +183,26 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
     },
     async (request) => testRolls.verdict(request.params.rollId, request.body.values),
   );
+
+  // Flashing from the page: only while the server holds no board (serve without --serial), since the port is then free.
+  const flashJob = new FlashJob(hardware.flash ?? defaultFlasher);
+  api.post<{ Body: { port?: string } }>(
+    '/api/setup/flash',
+    {
+      ...operator,
+      schema: {
+        body: { type: ['object', 'null'], additionalProperties: false, properties: { port: { type: 'string', pattern: '^(auto|/dev/[A-Za-z0-9_./-]{1,100})$' } } },
+        response: { 202: FlashStatusReply, ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (hardware.serial !== null) {
+        throw new TableError('setup/board_in_use', `The server drives the tower on ${hardware.serial} and holds its port: stop it and run \`npx dice-tower flash\`, or start it without --serial to flash from this page.`, 409);
+      }
+      return reply.status(202).send(flashJob.start(request.body?.port ?? 'auto'));
+    },
+  );
+  api.get('/api/setup/flash', { ...operator, schema: { response: { 200: FlashStatusReply } } }, async () => flashJob.current());
 
   api.post('/api/setup/accuracy/reset', { ...operator, schema: { response: { 200: AccuracyTallySchema, ...errors } } }, async () => testRolls.reset());
 }

@@ -99,15 +99,19 @@ describe('test rolls through the API', () => {
     expect(short.statusCode).toBe(400);
     expect(short.json().message).toBe(`Give one value per die read: ${roll.reading.dice.length} read, 1 given.`);
     for (const count of [0, 31]) expect((await app.inject({ method: 'POST', url: '/api/setup/test-rolls', headers: auth, payload: { count } })).statusCode).toBe(400);
-    // A tower whose roll cycle takes a while: a game's roll is under way when the test roll is asked for.
-    const slow = createSimulator({ seed: 4, colours: ['white'], rollMs: 400 });
-    const slowTable = new Table({ tower: slow.tower, camera: slow.camera, reader: createDiceReader() });
+    // A tower whose cycle ends only when the test says so: a game's roll is under way when the test roll is asked for.
+    const slow = createSimulator({ seed: 4, colours: ['white'], rollMs: 0 });
+    let finish = () => {};
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const tower = { kind: 'gated', roll: async (count: number) => { await gate; await slow.tower.roll(count); } };
+    const slowTable = new Table({ tower, camera: slow.camera, reader: createDiceReader() });
     const slowApp = buildApp({ table: slowTable, version: 'test' });
     const game = slowTable.create('dice-poker', ['Ann']);
     const rolling = slowTable.roll(game.id);
     const busy = await slowApp.inject({ method: 'POST', url: '/api/setup/test-rolls', payload: { count: 2 } });
     expect(busy.statusCode).toBe(409);
     expect(busy.json()).toMatchObject({ code: 'tower/busy', message: 'The tower is rolling for a game; try the test roll when it is done.' });
+    finish();
     await rolling;
     await slowApp.close();
   });

@@ -11,6 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { avrdudeArgs, flashFirmware, FlashError, hexIsStale } from '../../src/hardware/flash.js';
 import { main } from '../../src/cli.js';
+import { buildApp } from '../../src/api/app.js';
+import { createSimulator } from '../../src/hardware/index.js';
+import { createDiceReader } from '../../src/vision/index.js';
+import { Table } from '../../src/table.js';
+import type { SetupHardware } from '../../src/api/setup-routes.js';
 
 let root = '';
 let bin = '';
@@ -155,5 +160,60 @@ describe('flashing the firmware', () => {
       delete process.env.FAKE_AVRDUDE_EXIT;
       delete process.env.FAKE_AVRDUDE_SAY;
     }
+  });
+});
+
+describe('flashing from the setup page (POST /api/setup/flash)', () => {
+  const appWith = (hardware: Partial<SetupHardware>, env: NodeJS.ProcessEnv, dir: string) => {
+    const sim = createSimulator({ seed: 1, colours: ['white'], rollMs: 0 });
+    const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
+    return buildApp({
+      table, version: 'test',
+      setupHardware: {
+        camera: null, cameraSource: 'sim', serial: null, board: () => null,
+        flash: (port, onProgress) => flashFirmware({ port, onProgress, env, firmwareDir: dir, list }),
+        ...hardware,
+      },
+    });
+  };
+  const until = async (app: ReturnType<typeof buildApp>) => {
+    for (let i = 0; i < 200; i++) {
+      const status = (await app.inject('/api/setup/flash')).json() as { state: string };
+      if (status.state !== 'running') return status as { state: string; lines: string[]; error: string | null; code: string | null };
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the flash did not end');
+  };
+
+  it('runs the flash in the background; the page polls its progress and outcome', async () => {
+    const dir = firmwareDir(true);
+    const log = join(root, 'route.log');
+    const app = appWith({}, envWith(log, { FAKE_AVRDUDE_SAY: AVRDUDE_OK }), dir);
+    expect((await app.inject('/api/setup/flash')).json()).toMatchObject({ state: 'idle', lines: [] });
+    const started = await app.inject({ method: 'POST', url: '/api/setup/flash', payload: { port: '/dev/ttyACM7' } });
+    expect(started.statusCode).toBe(202);
+    expect(started.json()).toMatchObject({ state: 'running', port: '/dev/ttyACM7' });
+    const again = await app.inject({ method: 'POST', url: '/api/setup/flash', payload: {} });
+    expect(again.json()).toMatchObject({ code: 'setup/flash_running' });
+    const done = await until(app);
+    expect(done).toMatchObject({ state: 'done', error: null });
+    expect(done.lines).toContain('avrdude: 9876 bytes of flash verified');
+    expect(readFileSync(log, 'utf8')).toContain('-P /dev/ttyACM7');
+    await app.close();
+  });
+
+  it('shows a failure with avrdude\'s output, and refuses while the server holds the board\'s port', async () => {
+    const dir = firmwareDir(true);
+    const app = appWith({}, envWith(join(root, 'route-fail.log'), { FAKE_AVRDUDE_SAY: 'avrdude: ser_open(): can\'t open device\\n', FAKE_AVRDUDE_EXIT: '1' }), dir);
+    await app.inject({ method: 'POST', url: '/api/setup/flash', payload: {} });
+    const failed = await until(app);
+    expect(failed).toMatchObject({ state: 'failed', code: 'flash/avrdude_failed', error: expect.stringContaining("avrdude: ser_open(): can't open device") });
+    await app.close();
+    const busy = appWith({ serial: 'auto' }, envWith(join(root, 'unused.log')), dir);
+    const refused = await busy.inject({ method: 'POST', url: '/api/setup/flash', payload: {} });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'setup/board_in_use', message: expect.stringContaining('holds its port') });
+    expect((await busy.inject({ method: 'POST', url: '/api/setup/flash', payload: { port: '/etc/passwd' } })).statusCode).toBe(400);
+    await busy.close();
   });
 });

@@ -51,6 +51,10 @@ async function showDevices() {
       ? d.ports.map((p) => h('li', { class: p.arduino ? 'arduino' : '', 'data-testid': 'serial-port' }, `${p.description}${p.arduino ? ` — looks like an ${p.arduino}` : ' — not an Arduino'}`))
       : d.portsProblem ? [] : [h('li', {}, 'No serial ports found: plug the tower in.')]),
   );
+  $('flash-port').replaceChildren(
+    h('option', { value: 'auto' }, 'the Arduino found by USB id'),
+    ...d.ports.map((p) => h('option', { value: p.path }, `${p.path}${p.arduino ? ` (${p.arduino})` : ''}`)),
+  );
   const t = d.tower;
   $('tower-status').textContent = `${t.kind}: ${t.message}`;
   $('firmware').textContent = `${t.firmware ? `Firmware ${t.firmware}${t.mode ? ` (${t.mode})` : ''}${t.path ? ` on ${t.path}` : ''}. ` : ''}${t.note}`;
@@ -76,6 +80,28 @@ function startPreview() {
   });
   next();
 }
+
+// --- flashing ------------------------------------------------------------------------
+
+/** Shows the flash's lines as they come (polled), and its outcome. */
+async function followFlash() {
+  const status = await api('GET', '/api/setup/flash');
+  const log = $('flash-log');
+  log.hidden = status.state === 'idle';
+  log.classList.toggle('failed', status.state === 'failed');
+  log.dataset.state = status.state;
+  log.textContent = [...status.lines, ...(status.error ? ['', status.error] : [])].join('\n');
+  $('flash').disabled = status.state === 'running';
+  if (status.state === 'running') setTimeout(followFlash, 500);
+  else if (status.state === 'done') showDevices();
+}
+
+$('flash-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  if (!confirm('Flash the dice-tower firmware onto the board now?')) return;
+  await api('POST', '/api/setup/flash', { port: $('flash-port').value });
+  followFlash();
+});
 
 // --- test rolls -------------------------------------------------------------------------
 
