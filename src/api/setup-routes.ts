@@ -204,5 +204,10 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
   );
   api.get('/api/setup/flash', { ...operator, schema: { response: { 200: FlashStatusReply } } }, async () => flashJob.current());
 
-  api.post('/api/setup/accuracy/reset', { ...operator, schema: { response: { 200: AccuracyTallySchema, ...errors } } }, async () => testRolls.reset());
+  // No options: the body, if any, is an empty object (so junk sent to it is refused, not ignored).
+  api.post(
+    '/api/setup/accuracy/reset',
+    { ...operator, schema: { body: { type: ['object', 'null'], additionalProperties: false, properties: {} }, response: { 200: AccuracyTallySchema, ...errors } } },
+    async () => testRolls.reset(),
+  );
 }
