@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs whatever dice-tower still lacks on this machine, and nothing more.
-#   scripts/setup.sh          what `npm start` needs (OpenCV, compiler cache, node modules)
+#   scripts/setup.sh          what `npm start` needs (OpenCV, compiler cache, avrdude, node modules)
 #   scripts/setup.sh --test   the same plus what the test suite needs (Chromium, AVR toolchain)
 # System packages come from Debian's apt, as root, and only when missing.
 # Node modules are installed with `npm ci` only when package-lock.json changed
@@ -26,7 +26,8 @@ node_ok=$(node -p 'const [a, b] = process.versions.node.split(".").map(Number); 
 say "Node.js $(node --version) found."
 
 # --- System packages -----------------------------------------------------------
-packages=(libopencv-dev pkg-config ccache g++ make python3)
+# avrdude flashes the tower's Arduino (`dice-tower flash`).
+packages=(libopencv-dev pkg-config ccache g++ make python3 avrdude)
 # Tests also need the browser, the AVR toolchain that builds the tower firmware, and an MQTT broker
 # (the MQTT/Home Assistant tests start their own Mosquitto on a free port; the packaged service is not used).
 [ "$want_test" = 1 ] && packages+=(chromium gcc-avr avr-libc arduino-core-avr arduino-mk mosquitto)

@@ -8,6 +8,7 @@ import { calibrateCommand, READ_USAGE, readCommand } from './vision-commands.js'
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-commands.js';
 import { VERIFY_USAGE, verifyCommand } from './verify-command.js';
 import { SOLVE_USAGE, solveCommand } from './solve-command.js';
+import { FLASH_USAGE, flashCommand } from './flash-command.js';
 import { errorText } from './error-text.js';
 import { cameraSettings, integer, mqttUrl, trustProxy } from './cli-options.js';
 import { KEYS_USAGE, keysCommand } from './integrations/keys-command.js';
@@ -16,7 +17,7 @@ const USAGE = `Usage: dice-tower <command> [options]
 
 Commands:
   serve        Run the server and the live scoreboard (simulated tower)
-${READ_USAGE}${BACKUP_USAGE}${VERIFY_USAGE}${KEYS_USAGE}${SOLVE_USAGE}  help         Show this help
+${READ_USAGE}${BACKUP_USAGE}${VERIFY_USAGE}${KEYS_USAGE}${SOLVE_USAGE}${FLASH_USAGE}  help         Show this help
 
 Options of serve (environment variables in brackets):
   --port N           Port to listen on [PORT] (default 8080)
@@ -135,6 +136,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return keysCommand(rest);
       case 'solve':
         return await solveCommand(rest);
+      case 'flash':
+        return await flashCommand(rest);
       case undefined:
       case 'help':
       case '--help':

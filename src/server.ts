@@ -13,6 +13,8 @@ import { openStore, type GameStore } from './storage/index.js';
 import { describeRecord, recordHealth, type RecordReport } from './storage/record-check.js';
 import { loadExportSigner, type ExportSigner } from './audit/export-signing.js';
 import { buildApp } from './api/app.js';
+import { TestRolls } from './setup/test-rolls.js';
+import type { SetupHardware } from './api/setup-routes.js';
 import { createOperatorToken, readOperatorToken, writeOperatorToken } from './api/operator-token.js';
 import { errorText } from './error-text.js';
 import { createIntegrations, type Integrations } from './integrations/index.js';
@@ -202,6 +204,16 @@ export async function serve(config: ServeConfig) {
       throw new TableError('auth/token_not_saved', `The new token could not be kept (${errorText(err)}); the old one still works.`, 503);
     }
   };
+  // This tower's accuracy tally (accuracy.json): a file that is not one stops the start, naming it.
+  let testRolls: TestRolls;
+  try {
+    testRolls = new TestRolls(table, { dataDir: config.dataDir });
+  } catch (err) {
+    table.close();
+    store.close();
+    await close();
+    throw err;
+  }
   // The event stream (caught up with the game log first), API keys, webhooks and MQTT: src/integrations.
   let integrations: Integrations;
   try {
@@ -217,8 +229,19 @@ export async function serve(config: ServeConfig) {
     await close();
     throw err;
   }
+  // The setup page's view of the hardware: the camera as opened (its preview), the board as connected now.
+  const setupHardware: SetupHardware = {
+    camera: rawCamera,
+    cameraSource: config.camera,
+    serial: config.serial,
+    board: () => {
+      if (!config.serial) return null;
+      const board = tower as { readonly firmware?: string | null; readonly mode?: string | null; readonly path?: string | null };
+      return { firmware: board.firmware ?? null, mode: board.mode ?? null, path: board.path ?? null };
+    },
+  };
   const app = buildApp(
-    { table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, authFailures: {}, saveOperatorToken, record: recordHealth(record), exportSigner, integrations },
+    { table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, authFailures: {}, saveOperatorToken, record: recordHealth(record), exportSigner, integrations, testRolls, setupHardware },
     { logger: { level: config.logLevel }, ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }) },
   );
   // Hooks must be added before listening (Fastify refuses them after).

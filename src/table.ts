@@ -126,6 +126,8 @@ export interface TableDeps {
 
 /** Camera frames kept per game for the scoreboard (most recent rolls). */
 const FRAMES_KEPT = 20;
+/** What the tower's lock holds during a test roll (no game id looks like this). */
+const TEST_ROLL = 'setup:test-roll';
 
 /** Each bot seat's level (simple unless `levels` says otherwise); a level for a seat that is not a bot is refused. */
 function levelsOf(bots: readonly number[], levels: Readonly<Record<number, BotLevel>> = {}): Readonly<Record<number, BotLevel>> {
@@ -606,6 +608,32 @@ export class Table {
     const message = `No valid reading after ${rolled === 1 ? '1 roll' : `${rolled} rolls`}: ${lastProblems.join('; ')}.${confirm}`;
     this.setTower('fault', message, id, true);
     throw new TableError('vision/no_valid_reading', message, 503);
+  }
+
+  /**
+   * One throw for no game (the setup page's test rolls, src/setup/test-rolls.ts):
+   * the tower throws `count` dice and the camera's frame is read, under the
+   * tower's lock, so it never mixes with a game's roll. Nothing is recorded.
+   */
+  async throwForTest(count: number): Promise<{ readonly image: Buffer; readonly reading: DiceReading }> {
+    if (this.rollingFor !== null) throw new TableError('tower/busy', 'The tower is rolling for a game; try the test roll when it is done.', 409);
+    this.rollingFor = TEST_ROLL;
+    try {
+      this.setTower('rolling', `Test roll: ${count} ${count === 1 ? 'die' : 'dice'}`, null);
+      await this.deps.tower.roll(count);
+      const frame = await this.deps.camera.capture();
+      const reading = await this.deps.reader.read(frame, count);
+      // The tray has changed: the next game's no-tumble check compares with this frame.
+      this.lastSeen = reading;
+      this.setTower('ready', 'Tower ready', null);
+      return { image: frame.image, reading };
+    } catch (err) {
+      const message = `Test roll failed: ${errorText(err)}`;
+      this.setTower('fault', message, null);
+      throw new TableError('tower/fault', message, 503);
+    } finally {
+      this.rollingFor = null;
+    }
   }
 
   /**

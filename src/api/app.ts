@@ -23,6 +23,9 @@ import { isKeyToken, type Integrations, type KeyScope } from '../integrations/in
 import { registerCoachRoutes } from './coach-routes.js';
 import { registerGameRoutes } from './game-routes.js';
 import { registerPlayerRoutes } from './player-routes.js';
+import { registerFreeRollRoutes } from './free-roll-routes.js';
+import { registerSetupRoutes, type SetupHardware } from './setup-routes.js';
+import { TestRolls } from '../setup/test-rolls.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { IdempotencyKeys, keyProblem } from './idempotency.js';
 import { canonicalJson } from '../storage/index.js';
@@ -59,6 +62,10 @@ export interface AppDeps {
   readonly feed?: FeedOptions;
   /** The event stream, API keys, webhooks and MQTT (src/integrations). Absent: none of their routes, and no API keys. */
   readonly integrations?: Integrations;
+  /** Test rolls and the accuracy tally (setup/test-rolls.ts; server.ts keeps it in the data directory). Absent: a tally in memory. */
+  readonly testRolls?: TestRolls;
+  /** The hardware the setup page shows: the camera for its preview, the board (server.ts). Absent: no preview, no board. */
+  readonly setupHardware?: SetupHardware;
 }
 
 /** Who may use a route: anyone, the operator (Bearer token), a seat (its token), anyone except for secret rolls (their seat), or the operator or a seat. */
@@ -263,12 +270,16 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     registerCoachRoutes(api, table, operatorOnly);
     registerGameRoutes(api, table, operator);
     registerPlayerRoutes(api, table);
+    registerFreeRollRoutes(api, table, operator);
+    const testRolls = deps.testRolls ?? new TestRolls(table);
+    registerSetupRoutes(api, table, testRolls, deps.setupHardware ?? { camera: null, cameraSource: 'unknown', serial: null, board: () => null }, operator);
 
     api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
       status: 'ok',
       version: deps.version,
       tower: table.tower(),
       games: table.list().length,
+      accuracy: testRolls.tally(),
       ...(deps.record ? { record: deps.record } : {}),
       ...(deps.exportSigner ? { exportKey: deps.exportSigner.publicKey } : {}),
     }));

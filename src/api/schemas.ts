@@ -216,6 +216,21 @@ export const TowerStatusSchema = {
   },
 } as const;
 
+/** This tower's accuracy over the operator's judged test rolls (setup/test-rolls.ts). */
+export const AccuracyTallySchema = {
+  type: 'object',
+  required: ['rolls', 'dice', 'right', 'unreadable', 'wrong', 'rerolls', 'updatedAt'],
+  properties: {
+    rolls: { type: 'integer' },
+    dice: { type: 'integer' },
+    right: { type: 'integer' },
+    unreadable: { type: 'integer' },
+    wrong: { type: 'integer' },
+    rerolls: { type: 'integer' },
+    updatedAt: { type: ['number', 'null'] },
+  },
+} as const;
+
 export const HealthReply = {
   type: 'object',
   required: ['status', 'version', 'tower', 'games'],
@@ -238,6 +253,8 @@ export const HealthReply = {
     },
     /** This server's public key for signed exports (base64url); trusted elsewhere through their trusted-export-keys. */
     exportKey: { type: 'string' },
+    /** This tower's accuracy over the operator's judged test rolls (setup/test-rolls.ts). */
+    accuracy: AccuracyTallySchema,
   },
 } as const;
 

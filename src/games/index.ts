@@ -25,9 +25,10 @@ import { fourTwoOne } from './four-two-one.js';
 import { martinetti } from './martinetti.js';
 import { slam } from './slam.js';
 import { lasVegas } from './las-vegas.js';
+import { justRoll } from './just-roll.js';
 
 export { yatzy, maxiYatzy, cameroon, pokerDice, bigSix, bouncer, mexico, busted, acesInThePot, tenThousand, dropDead, sevens, bluff, bluffi };
-export { shutTheBox, fourTwoOne, martinetti, slam, lasVegas };
+export { shutTheBox, fourTwoOne, martinetti, slam, lasVegas, justRoll };
 
 /** Any game, with its own state/action/options types erased for lookup. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -55,6 +56,8 @@ export const GAMES = {
   bluff,
   bluffi,
   'las-vegas': lasVegas,
+  // Free rolls for any other game: last, after the games with rules.
+  'just-roll': justRoll,
 } as const satisfies Record<string, AnyGameDef>;
 
 export type GameId = keyof typeof GAMES;

@@ -295,6 +295,11 @@ export class FirmataTower implements HardwareTower {
     return this.link?.firmware ?? null;
   }
 
+  /** The serial port of the board, while connected (the setup page shows it). */
+  get path(): string | null {
+    return this.link?.path ?? null;
+  }
+
   on<E extends TowerEventName>(event: E, listener: TowerListener<E>): () => void {
     return this.events.on(event, listener);
   }

@@ -1,7 +1,7 @@
 /**
  * API keys for other programs, so that none of them needs the operator token:
  * each has a name and scopes (`events:read`: the event stream;
- * `rolls:request`: ask for a roll, POST /api/games/:id/roll). Made and revoked
+ * `rolls:request`: ask for a roll, POST /api/games/:id/roll or POST /api/rolls). Made and revoked
  * by the operator (`dice-tower keys`, the /api/keys routes). The token is
  * shown once, when made; only its sha256 is kept. Looked up in the database
  * on every use, so a key made or revoked by the `keys` command while the

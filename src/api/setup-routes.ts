@@ -1,0 +1,213 @@
+/**
+ * The setup page's routes (/setup.html, operator only): test rolls judged by
+ * the operator and this tower's accuracy tally (src/setup/test-rolls.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_TEST_DICE, type TestRolls } from '../setup/test-rolls.js';
+import { firmwareNote, listCameras, listSerialPorts, type CameraDevice } from '../setup/devices.js';
+import type { Camera } from '../hardware/index.js';
+import type { PortInfoLike } from '../hardware/serial-ports.js';
+import { TableError, type Table } from '../table.js';
+import { errorText } from '../error-text.js';
+import { FlashJob, type Flasher } from '../setup/flash-job.js';
+import type { RouteAccess } from './app.js';
+import { AccuracyTallySchema } from './schemas.js';
+
+type Guard = { onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>; config: { access: RouteAccess } };
+
+const errors = { 400: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' }, 503: { $ref: 'ErrorReply#' } };
+
+
+const point = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } } } as const;
+const TestRollReply = {
+  type: 'object',
+  required: ['id', 'count', 'attempts', 'valid', 'problems', 'frameUrl', 'reading'],
+  properties: {
+    id: { type: 'string' },
+    count: { type: 'integer' },
+    attempts: { type: 'integer' },
+    valid: { type: 'boolean' },
+    problems: { type: 'array', items: { type: 'string' } },
+    frameUrl: { type: 'string' },
+    reading: {
+      type: 'object',
+      properties: {
+        width: { type: 'number' },
+        height: { type: 'number' },
+        dice: {
+          type: 'array',
+          items: { type: 'object', properties: { value: { type: ['integer', 'null'] }, colour: { type: 'string' }, center: point, box: { type: 'array', items: point }, confidence: { type: 'number' } } },
+        },
+      },
+    },
+  },
+} as const;
+
+/** What the setup page is told of the hardware the server runs with (server.ts builds it). */
+export interface SetupHardware {
+  /** The camera as the server opened it (before the settling reader), for the preview; null: no preview. */
+  readonly camera: Camera | null;
+  /** The camera option the server runs with (sim, 0, /dev/video0, a file...). */
+  readonly cameraSource: string;
+  /** The serial option (auto, a path), or null without a board. */
+  readonly serial: string | null;
+  /** The board as connected now: the firmware name it reported, how it is driven, its port; null without a board. */
+  readonly board: () => { readonly firmware: string | null; readonly mode: string | null; readonly path: string | null } | null;
+  /** Lists serial ports (tests); SerialPort.list by default. */
+  readonly listPorts?: () => Promise<readonly PortInfoLike[]>;
+  /** Lists video devices (tests); /dev/video* with sysfs names by default. */
+  readonly listCameras?: () => CameraDevice[];
+  /** Flashes the firmware (tests: a fake avrdude); hardware/flash.ts's flashFirmware by default. */
+  readonly flash?: Flasher;
+}
+
+/** The shipped firmware through avrdude (loaded on use: serialport is a native module). */
+const defaultFlasher: Flasher = async (port, onProgress) => {
+  const { flashFirmware } = await import('../hardware/flash.js');
+  return flashFirmware({ port, onProgress });
+};
+
+const FlashStatusReply = {
+  type: 'object',
+  required: ['state', 'port', 'lines', 'error', 'code'],
+  properties: {
+    state: { type: 'string', enum: ['idle', 'running', 'done', 'failed'] },
+    port: { type: ['string', 'null'] },
+    lines: { type: 'array', items: { type: 'string' } },
+    error: { type: ['string', 'null'] },
+    code: { type: ['string', 'null'] },
+    startedAt: { type: ['number', 'null'] },
+    endedAt: { type: ['number', 'null'] },
+  },
+} as const;
+
+const DevicesReply = {
+  type: 'object',
+  properties: {
+    cameras: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, index: { type: 'integer' }, name: { type: ['string', 'null'] } } } },
+    camera: { type: 'object', properties: { source: { type: 'string' }, preview: { type: 'boolean' } } },
+    ports: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, usbId: { type: ['string', 'null'] }, manufacturer: { type: ['string', 'null'] }, arduino: { type: ['string', 'null'] }, description: { type: 'string' } } },
+    },
+    portsProblem: { type: ['string', 'null'] },
+    tower: {
+      type: 'object',
+      properties: {
+        kind: { type: 'string' }, state: { type: 'string' }, message: { type: 'string' }, serial: { type: ['string', 'null'] },
+        firmware: { type: ['string', 'null'] }, mode: { type: ['string', 'null'] }, path: { type: ['string', 'null'] }, note: { type: 'string' },
+      },
+    },
+  },
+} as const;
+
+const RollIdParams = { type: 'object', required: ['rollId'], properties: { rollId: { type: 'string', pattern: '^[0-9a-f-]{36}$' } } } as const;
+
+export function registerSetupRoutes(api: FastifyInstance, table: Table, testRolls: TestRolls, hardware: SetupHardware, operator: Guard): void {
+  api.get('/api/setup/devices', { ...operator, schema: { response: { 200: DevicesReply } } }, async () => {
+    let ports: unknown[] = [];
+    let portsProblem: string | null = null;
+    try {
+      ports = await listSerialPorts(hardware.listPorts);
+    } catch (err) {
+      // The page still shows the rest; it says why the ports are missing.
+      portsProblem = `The serial ports could not be listed: ${errorText(err)}`;
+    }
+    const board = hardware.board();
+    return {
+      cameras: (hardware.listCameras ?? listCameras)(),
+      camera: { source: hardware.cameraSource, preview: hardware.camera !== null },
+      ports,
+      portsProblem,
+      tower: { ...table.tower(), serial: hardware.serial, firmware: board?.firmware ?? null, mode: board?.mode ?? null, path: board?.path ?? null, note: hardware.serial === null ? 'No tower board: the tower rolls are simulated or thrown by hand (serve --serial auto uses one).' : firmwareNote(board?.firmware ?? null) },
+    };
+  });
+
+  // A frame of the camera the server already has, a few times a second; while the tower rolls, the last one (the roll needs the camera).
+  let lastPreview: Buffer | null = null;
+  api.get(
+    '/api/setup/preview.jpg',
+    { ...operator, schema: { querystring: { type: 'object', properties: { operator: { type: 'string', maxLength: 100 }, t: { type: 'string', maxLength: 20 } } }, response: errors } },
+    async (_request, reply) => {
+      const camera = hardware.camera;
+      if (!camera) throw new TableError('setup/no_preview', 'This server has no camera to preview.', 404);
+      if (table.tower().state !== 'rolling' || lastPreview === null) {
+        try {
+          lastPreview = (await camera.capture()).image;
+        } catch (err) {
+          throw new TableError('setup/camera_fault', `The camera gave no frame: ${errorText(err)}`, 503);
+        }
+      }
+      return reply.type('image/jpeg').header('cache-control', 'no-store').send(lastPreview);
+    },
+  );
+
+  api.post<{ Body: { count: number } }>(
+    '/api/setup/test-rolls',
+    {
+      ...operator,
+      schema: {
+        body: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', minimum: 1, maximum: MAX_TEST_DICE } } },
+        response: { 200: TestRollReply, ...errors },
+      },
+    },
+    async (request) => testRolls.roll(request.body.count),
+  );
+
+  // An <img> cannot send the Authorization header: the page passes ?operator= (operatorOnly reads it).
+  api.get<{ Params: { rollId: string } }>(
+    '/api/setup/test-rolls/:rollId/frame.jpg',
+    { ...operator, schema: { params: RollIdParams, querystring: { type: 'object', properties: { operator: { type: 'string', maxLength: 100 } } }, response: errors } },
+    async (request, reply) => reply.type('image/jpeg').header('cache-control', 'no-store').send(testRolls.frame(request.params.rollId)),
+  );
+
+  api.post<{ Params: { rollId: string }; Body: { values: number[] } }>(
+    '/api/setup/test-rolls/:rollId/verdict',
+    {
+      ...operator,
+      schema: {
+        params: RollIdParams,
+        body: { type: 'object', required: ['values'], additionalProperties: false, properties: { values: { type: 'array', maxItems: 60, items: { type: 'integer', minimum: 0, maximum: 6 } } } },
+        response: {
+          200: {
+            type: 'object',
+            required: ['outcome', 'tally'],
+            properties: {
+              outcome: { type: 'object', properties: { right: { type: 'integer' }, unreadable: { type: 'integer' }, wrong: { type: 'integer' } } },
+              tally: AccuracyTallySchema,
+            },
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request) => testRolls.verdict(request.params.rollId, request.body.values),
+  );
+
+  // Flashing from the page: only while the server holds no board (serve without --serial), since the port is then free.
+  const flashJob = new FlashJob(hardware.flash ?? defaultFlasher);
+  api.post<{ Body: { port?: string } }>(
+    '/api/setup/flash',
+    {
+      ...operator,
+      schema: {
+        body: { type: ['object', 'null'], additionalProperties: false, properties: { port: { type: 'string', pattern: '^(auto|/dev/[A-Za-z0-9_./-]{1,100})$' } } },
+        response: { 202: FlashStatusReply, ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (hardware.serial !== null) {
+        throw new TableError('setup/board_in_use', `The server drives the tower on ${hardware.serial} and holds its port: stop it and run \`npx dice-tower flash\`, or start it without --serial to flash from this page.`, 409);
+      }
+      return reply.status(202).send(flashJob.start(request.body?.port ?? 'auto'));
+    },
+  );
+  api.get('/api/setup/flash', { ...operator, schema: { response: { 200: FlashStatusReply } } }, async () => flashJob.current());
+
+  // No options: the body, if any, is an empty object (so junk sent to it is refused, not ignored).
+  api.post(
+    '/api/setup/accuracy/reset',
+    { ...operator, schema: { body: { type: ['object', 'null'], additionalProperties: false, properties: {} }, response: { 200: AccuracyTallySchema, ...errors } } },
+    async () => testRolls.reset(),
+  );
+}
