@@ -129,6 +129,9 @@ function inputs(routes: readonly Route[]): fc.Arbitrary<Input> {
   );
   const perRoute = routes
     .filter((r) => !r.websocket && r.method !== 'OPTIONS')
+    // A POST with no path parameter and no body schema takes no input at all (a body is ignored): nothing malformed
+    // can be sent to it, and the filter below would drop every request generated for it, forever.
+    .filter((r) => r.method === 'GET' || r.method === 'HEAD' || (r.schema as { body?: unknown } | undefined)?.body !== undefined || r.url.includes(':'))
     .map((route) => {
       const schema = (route.schema ?? {}) as { body?: JsonSchema; params?: JsonSchema; querystring?: JsonSchema };
       const paramNames = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
