@@ -680,11 +680,7 @@ export class Table {
     const updated: TableGame = { ...game, state: next, actions: [...game.actions, action], rolls, version: game.version + 1, updatedAt: at };
     this.games.set(game.id, updated);
     // A bot move armed for the old state is void; the new state decides who moves next.
-    const pending = this.botTimers.get(game.id);
-    if (pending && pending !== 'moving') {
-      clearTimeout(pending.timer);
-      this.botTimers.delete(game.id);
-    }
+    this.cancelBotMove(game.id);
     if (this.rollAfterReconnect?.id === game.id) this.rollAfterReconnect = null;
     this.emit({ type: 'game', game: updated });
     this.wakeBot(game.id);
@@ -807,24 +803,25 @@ export class Table {
     this.record((store) => store.appendEvent({ gameId: game.id, type: 'game/ended', at, payload: { by, reason } }));
     const updated: TableGame = { ...game, ended: { by, reason, at }, version: game.version + 1, updatedAt: at };
     this.games.set(game.id, updated);
-    const pending = this.botTimers.get(game.id);
-    if (pending && pending !== 'moving') {
-      clearTimeout(pending.timer);
-      this.botTimers.delete(game.id);
-    }
+    this.cancelBotMove(game.id);
     this.emit({ type: 'game', game: updated });
     return updated;
+  }
+
+  /** Drops a bot move waiting for its delay in this game (one already moving checks the version itself). */
+  private cancelBotMove(id: string): void {
+    const pending = this.botTimers.get(id);
+    if (pending && pending !== 'moving') {
+      clearTimeout(pending.timer);
+      this.botTimers.delete(id);
+    }
   }
 
   /** Puts a re-derived game in place of the old one (one version up) and tells everyone. */
   private replaced(game: TableGame, replayed: { state: unknown; actions: ReadonlyArray<{ type: string }>; corrections: readonly CorrectionRecord[] }, at: number): TableGame {
     const updated: TableGame = { ...game, state: replayed.state, actions: [...replayed.actions], corrections: replayed.corrections, version: game.version + 1, updatedAt: at };
     this.games.set(game.id, updated);
-    const pending = this.botTimers.get(game.id);
-    if (pending && pending !== 'moving') {
-      clearTimeout(pending.timer);
-      this.botTimers.delete(game.id);
-    }
+    this.cancelBotMove(game.id);
     this.emit({ type: 'game', game: updated });
     this.wakeBot(game.id);
     return updated;

@@ -2,9 +2,7 @@
 // the coach on per seat; off by default, never for games with secret throws)
 // and a game's analysis on the history page.
 import { h } from './dom.js';
-
-const TOKEN_KEY = 'dice-tower-operator-token';
-const token = () => localStorage.getItem(TOKEN_KEY) ?? '';
+import { operatorToken as token } from './operator-page.js';
 
 /** A value in the units of its measure: points, or a probability in per cent. */
 export function formatValue(measure, value, signed = false) {

@@ -1,26 +1,8 @@
 // The integrations page: the operator's API keys and webhooks (their last status), and the event stream as it comes.
 import { h } from './dom.js';
+import { api, operatorToken as token } from './operator-page.js';
 
-const TOKEN_KEY = 'dice-tower-operator-token';
-const token = () => localStorage.getItem(TOKEN_KEY) ?? '';
 const $ = (id) => document.getElementById(id);
-
-function toast(message, code = '') {
-  $('toast-message').textContent = message;
-  $('toast-code').textContent = code;
-  $('toast').hidden = false;
-  setTimeout(() => ($('toast').hidden = true), 6000);
-}
-
-async function api(method, path, body) {
-  const res = await fetch(path, { method, headers: { authorization: `Bearer ${token()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    toast(data.message ?? `${method} ${path} answered ${res.status}`, data.code ?? '');
-    throw new Error(data.message);
-  }
-  return data;
-}
 
 const when = (ms) => (ms ? new Date(ms).toLocaleString() : '');
 

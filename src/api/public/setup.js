@@ -2,40 +2,13 @@
 // the board's firmware, and test rolls the operator confirms or corrects, with this tower's accuracy tally.
 import { h } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
+import { api, keepTokenFromLink, operatorToken as token, toast } from './operator-page.js';
 
-const TOKEN_KEY = 'dice-tower-operator-token';
-// As on the scoreboard: the operator link's ?token= is kept in this browser and leaves the address bar.
-{
-  const url = new URL(location.href);
-  const fromLink = url.searchParams.get('token');
-  if (fromLink) {
-    localStorage.setItem(TOKEN_KEY, fromLink);
-    url.searchParams.delete('token');
-    history.replaceState(null, '', url);
-  }
-}
-const token = () => localStorage.getItem(TOKEN_KEY) ?? '';
+keepTokenFromLink();
 const $ = (id) => document.getElementById(id);
 /** Frames a second of the preview: enough to aim the camera, little work for the server. */
 const PREVIEW_MS = 300;
 const NOT_A_DIE = 0;
-
-function toast(message, code = '') {
-  $('toast-message').textContent = message;
-  $('toast-code').textContent = code;
-  $('toast').hidden = false;
-  setTimeout(() => ($('toast').hidden = true), 6000);
-}
-
-async function api(method, path, body) {
-  const res = await fetch(path, { method, headers: { authorization: `Bearer ${token()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    toast(data.message ?? `${method} ${path} answered ${res.status}`, data.code ?? '');
-    throw new Error(data.message);
-  }
-  return data;
-}
 
 // --- camera and tower ---------------------------------------------------------------
 

@@ -1,0 +1,36 @@
+// What the operator's own pages (setup, integrations) share: the operator token kept in this browser, a toast
+// for refusals, and a JSON request that names the server's refusal.
+
+const TOKEN_KEY = 'dice-tower-operator-token';
+
+/** The operator token this browser keeps ('' when none). */
+export const operatorToken = () => localStorage.getItem(TOKEN_KEY) ?? '';
+
+/** As on the scoreboard: an operator link's ?token= is kept in this browser and leaves the address bar. */
+export function keepTokenFromLink() {
+  const url = new URL(location.href);
+  const fromLink = url.searchParams.get('token');
+  if (!fromLink) return;
+  localStorage.setItem(TOKEN_KEY, fromLink);
+  url.searchParams.delete('token');
+  history.replaceState(null, '', url);
+}
+
+/** Shows a message (and its code) in the page's #toast for a few seconds. */
+export function toast(message, code = '') {
+  document.getElementById('toast-message').textContent = message;
+  document.getElementById('toast-code').textContent = code;
+  document.getElementById('toast').hidden = false;
+  setTimeout(() => (document.getElementById('toast').hidden = true), 6000);
+}
+
+/** A JSON request as the operator; a refusal is toasted and thrown with the server's message. */
+export async function api(method, path, body) {
+  const res = await fetch(path, { method, headers: { authorization: `Bearer ${operatorToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    toast(data.message ?? `${method} ${path} answered ${res.status}`, data.code ?? '');
+    throw new Error(data.message);
+  }
+  return data;
+}
