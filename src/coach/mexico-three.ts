@@ -7,7 +7,7 @@
  */
 import { nextSeat } from '../games/small-dice-common.js';
 import type { MexicoOptions } from '../games/mexico.js';
-import { KEYS, MEXICO, N, THROWS } from './mexico-throws.js';
+import { KEYS, MEXICO, N, THROWS, throwLimits } from './mexico-throws.js';
 
 /** Bit mask of the lowest results (all of them on a tie), by place in the throwing order. */
 function losersOf(r0: number, r1: number, r2: number): number {
@@ -27,7 +27,7 @@ export type TwoPlayerChance = (me: number, other: number, starts: boolean) => nu
 /** Where things sit in the three-player tables. */
 export class ThreeLayout {
   readonly limits: number[];
-  private readonly limitAt: number[] = [];
+  private readonly limitAt: number[];
   /** Sum of the throw limits: entries per (results, flag). */
   readonly span: number;
   /** Triples in one round block: the last thrower, the middle one, the starter. */
@@ -35,12 +35,9 @@ export class ThreeLayout {
 
   constructor(readonly options: MexicoOptions) {
     const o = options;
-    this.limits = o.throwCapFromLeader ? Array.from({ length: o.maxThrows }, (_, i) => i + 1) : [o.maxThrows];
-    let at = 0;
-    for (const l of this.limits) {
-      this.limitAt[l] = at;
-      at += l;
-    }
+    const { limits, limitAt, span: at } = throwLimits(o);
+    this.limits = limits;
+    this.limitAt = limitAt;
     this.span = at;
     this.block = N * N * 2 * at + N * 2 * at + 2 * o.maxThrows;
   }

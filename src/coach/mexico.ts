@@ -15,7 +15,7 @@
 import { throwText, type MexicoAction, type MexicoOptions, type MexicoState } from '../games/mexico.js';
 import type { GameCoach, Policy, RankedDecision, SolvedTables, SolveProgress } from './types.js';
 import { otherOptions, pickOptions, rankDecisions } from './rank.js';
-import { KEYS, MEXICO, N, THROWS, classOf } from './mexico-throws.js';
+import { KEYS, MEXICO, N, THROWS, classOf, throwLimits } from './mexico-throws.js';
 import { ThreeLayout, ThreeTables } from './mexico-three.js';
 import { nextSeat } from '../games/small-dice-common.js';
 
@@ -32,18 +32,15 @@ class Layout {
   readonly limits: number[];
   /** Pairs in one round block. */
   readonly block: number;
-  private readonly limitAt: number[] = [];
+  private readonly limitAt: number[];
   private readonly secondPairs: number;
 
   constructor(readonly options: MexicoOptions) {
     const o = options;
     // With the cap, B's limit is whatever A used (1..maxThrows).
-    this.limits = o.throwCapFromLeader ? Array.from({ length: o.maxThrows }, (_, i) => i + 1) : [o.maxThrows];
-    let at = 0;
-    for (const l of this.limits) {
-      this.limitAt[l] = at;
-      at += l;
-    }
+    const { limits, limitAt, span: at } = throwLimits(o);
+    this.limits = limits;
+    this.limitAt = limitAt;
     this.secondPairs = N * 2 * at;
     this.block = this.secondPairs + 2 * o.maxThrows;
   }
