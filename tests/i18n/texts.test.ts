@@ -113,7 +113,7 @@ describe('the keys the pages use', () => {
 describe('putting a text in words', () => {
   const cs = texts('cs');
   it('fills in parameters, lists in the language\'s way, and a text given as a parameter', () => {
-    expect(translate(en, en, 'en', 'feed.shut', { name: 'Ann', boxes: [3, 6, 9] })).toBe('Ann shut 3, 6, and 9');
+    expect(translate(en, en, 'en', 'feed.shut', { name: 'Ann', boxes: [3, 6, 9] })).toBe('Ann shut 3, 6 and 9');
     expect(translate(en, en, 'en', 'feed.bid', { name: 'Ann', bid: { key: 'feed.bidDice', params: { count: 4, face: 5 } } })).toBe('Ann bid 4 × 5');
     expect(translate(en, en, 'en', 'feed.wins', { name: { key: 'feed.theTable', params: {} } })).toBe('The table wins!');
     expect(translate(cs, en, 'cs', 'feed.shareWin', { names: ['Jana', 'Petr'] })).toMatch(/^Jana a\sPetr se dělí o vítězství$/); // Czech joins with 'a' (and a no-break space)

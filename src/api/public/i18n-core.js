@@ -32,7 +32,8 @@ export function translate(texts, fallback, lang, key, params = {}) {
 }
 
 function value(texts, fallback, lang, v) {
-  if (Array.isArray(v)) return new Intl.ListFormat(lang, { type: 'conjunction' }).format(v.map((x) => value(texts, fallback, lang, x)));
+  // British English, as the texts are written: "3, 6 and 9", no comma before the 'and'.
+  if (Array.isArray(v)) return new Intl.ListFormat(lang === 'en' ? 'en-GB' : lang, { type: 'conjunction' }).format(v.map((x) => value(texts, fallback, lang, x)));
   if (v !== null && typeof v === 'object' && typeof v.key === 'string') return translate(texts, fallback, lang, v.key, v.params ?? {});
   return String(v);
 }
