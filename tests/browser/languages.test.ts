@@ -5,69 +5,46 @@
  * in it. The expected words are read from the language files, not written here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { createSimulator } from '../../src/hardware/index.js';
-import { createDiceReader } from '../../src/vision/index.js';
-import { Table } from '../../src/table.js';
-import { buildApp } from '../../src/api/app.js';
-import { openStore, type GameStore } from '../../src/storage/index.js';
 import { lookup, translate, type Param, type Texts } from '../../src/api/public/i18n-core.js';
+import { serveApp, type ServedApp } from './served-app.js';
 
 const TOKEN = 'browser-operator-token-languages';
-const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const texts = (lang: string): Texts => JSON.parse(readFileSync(join(import.meta.dirname, '../../src/api/public/i18n', `${lang}.json`), 'utf8'));
 const en = texts('en');
 /** What a page in `lang` shows for `key`. */
 const words = (lang: string, key: string, params: Record<string, Param> = {}) => translate(texts(lang), en, lang, key, params);
 
-let app: FastifyInstance;
-let store: GameStore;
-let dir: string;
+let served: ServedApp;
 let base = '';
-let browser: Browser;
 let finnish: BrowserContext;
 let gameId = '';
 const pageErrors: string[] = [];
 
 const post = async (path: string, body: unknown) => {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
-  return res.json();
+  const reply = await served.post(path, body);
+  expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
+  return reply.body;
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dice-tower-languages-'));
-  store = openStore(dir);
-  store.startSession(Date.now(), 'test');
-  const sim = createSimulator({ seed: 3, colours: ['red'], rollMs: 0 });
-  const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader(), store, botDelayMs: 0 });
-  app = buildApp({ table, version: 'test', operatorToken: TOKEN });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  served = await serveApp(TOKEN, 3);
+  base = served.base;
   // A Finnish browser (navigator.languages = fi-FI); rolls spoken are caught with their language, not spoken.
-  finnish = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'fi-FI' });
+  finnish = await served.browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'fi-FI' });
   await finnish.addInitScript(() => {
     (window as unknown as { spoken: string[][] }).spoken = [];
     window.speechSynthesis.speak = (u: SpeechSynthesisUtterance) => void (window as unknown as { spoken: string[][] }).spoken.push([u.lang, u.text]);
   });
-  gameId = (await post('/api/games', { game: 'mexico', players: ['Ann', 'Ben'] })).id;
+  gameId = String((await post('/api/games', { game: 'mexico', players: ['Ann', 'Ben'] })).id);
   await post(`/api/games/${gameId}/roll`, { values: [6, 5] });
   await post(`/api/games/${gameId}/actions`, { type: 'stop' });
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  store?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await served?.close();
   expect(pageErrors).toEqual([]);
 });
 
