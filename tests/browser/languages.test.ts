@@ -85,7 +85,13 @@ describe('languages', () => {
     await choose(page, 'el');
     await poll(() => page.getByTestId(`history-game-${gameId}`).textContent()).toContain(words('el', 'games.mexico.name'));
     expect(await page.locator('h1').textContent()).toBe(words('el', 'history.title'));
+    await page.screenshot({ path: '/tmp/languages-history-el.png' }); // docs/screenshots/languages.png
     await page.close();
+
+    // The overlay has no switch: streaming software gives it ?lang=, which wins over the saved choice.
+    const overlay = await open(`/overlay.html?game=${gameId}&lang=fi`);
+    await poll(() => overlay.evaluate(() => document.documentElement.lang)).toBe('fi');
+    await overlay.close();
   }, 60_000);
 
   it('the scoreboard, its table feed and the spoken roll are in the chosen language', async () => {
