@@ -94,12 +94,12 @@ export const PlayerDetailReply = {
   },
 } as const;
 
-/** The table feed: recent steps in words, oldest first (src/games/feed-words.ts). */
+/** The table feed: recent steps as text keys and parameters, oldest first (src/games/feed-words.ts), put in words on the page. */
 export const FeedSchema = {
   type: 'array',
   items: {
     type: 'object',
-    required: ['n', 'seat', 'bot', 'text'],
-    properties: { n: { type: 'integer' }, seat: { type: ['integer', 'null'] }, bot: { type: 'boolean' }, text: { type: 'string' } },
+    required: ['n', 'seat', 'bot', 'key', 'params'],
+    properties: { n: { type: 'integer' }, seat: { type: ['integer', 'null'] }, bot: { type: 'boolean' }, key: { type: 'string' }, params: { type: 'object', additionalProperties: true } },
   },
 } as const;

@@ -1,7 +1,11 @@
 /**
  * The table feed: a game's recent steps in words a host reads ("Robo scored
- * 25 in Chance with 6 6 6 5 2", "Ben lost a life", "Anna bid four 5s"),
+ * 25 in Chance with 6 6 6 5 2", "Ben lost a life", "Anna bid 4 × 5"),
  * derived from the game's applied actions by replaying them. Pure.
+ *
+ * Each line is a text key and its parameters (`feed.*` in
+ * src/api/public/i18n/*.json), put in words on the page in the viewer's
+ * language (table-feed.js): the server knows no language.
  *
  * One describer per game family (scorecard games, Shut the Box, Mexico,
  * Bluff), and words every game gets from its state: lives lost, a player
@@ -12,13 +16,21 @@ import { actingSeat } from './acting-seat.js';
 import { isInvalid, type AnyGameDef } from './index.js';
 import type { Board } from './types.js';
 
-export interface FeedEntry {
+/** A parameter of a line: a name or number, a list ("3, 6 and 9"), or a text of its own (a bid, "the table"). */
+export type FeedValue = string | number | readonly FeedValue[] | FeedText;
+
+/** A text key (`feed.*`) and its parameters. */
+export interface FeedText {
+  readonly key: string;
+  readonly params: Readonly<Record<string, FeedValue>>;
+}
+
+export interface FeedEntry extends FeedText {
   /** The step's number in the game (1, 2, ...: applied actions and rolls). */
   readonly n: number;
   /** The seat that made it (null: the table). */
   readonly seat: number | null;
   readonly bot: boolean;
-  readonly text: string;
 }
 
 /** What the feed needs of a game. */
@@ -35,20 +47,17 @@ export interface FeedGame {
 /** A step as a describer sees it. */
 interface Step {
   readonly def: AnyGameDef;
-  readonly name: (seat: number | null) => string;
+  readonly name: (seat: number | null) => FeedValue;
   readonly seat: number | null;
   readonly action: { readonly type: string } & Readonly<Record<string, unknown>>;
   readonly before: unknown;
   readonly after: unknown;
 }
 
-/** Words for one step, or null to use the common ones. */
-type Describer = (step: Step) => string | null;
+/** Words for one step, '' for none, or null to use the common ones. */
+type Describer = (step: Step) => FeedText | '' | null;
 
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
-const count = (n: number) => NUMBER_WORDS[n] ?? String(n);
-const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
-const list = (items: readonly (string | number)[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+const text = (key: string, params: Record<string, FeedValue> = {}): FeedText => ({ key: `feed.${key}`, params });
 
 const publicBoard = (def: AnyGameDef, state: unknown): Board => def.board(def.playerView(state, null));
 
@@ -63,29 +72,29 @@ const scorecard: Describer = ({ def, name, seat, action, before, after }) => {
   const label = a.rows.find((r) => r.id === row)?.label ?? row;
   const points = a.players[seat]?.cells[row];
   const dice = b.dice.filter((d): d is number => d !== null);
-  return `${name(seat)} scored ${points ?? 0} in ${label}${dice.length ? ` with ${dice.join(' ')}` : ''}`;
+  return dice.length ? text('scoredWith', { name: name(seat), points: points ?? 0, row: label, dice: dice.join(' ') }) : text('scored', { name: name(seat), points: points ?? 0, row: label });
 };
 
 const shutTheBox: Describer = ({ name, seat, action }) => {
-  if (action.type === 'close' && Array.isArray(action.boxes)) return `${name(seat)} shut ${list(action.boxes as number[])}`;
-  if (action.type === 'dice') return `${name(seat)} throws ${action.count === 1 ? 'one die' : 'two dice'}`;
+  if (action.type === 'close' && Array.isArray(action.boxes)) return text('shut', { name: name(seat), boxes: action.boxes as number[] });
+  if (action.type === 'dice') return text(action.count === 1 ? 'throwsOneDie' : 'throwsTwoDice', { name: name(seat) });
   return null;
 };
 
-const mexico: Describer = ({ name, seat, action }) => (action.type === 'stop' ? `${name(seat)} stopped` : null);
+const mexico: Describer = ({ name, seat, action }) => (action.type === 'stop' ? text('stopped', { name: name(seat) }) : null);
 
-/** "four 5s", "two stars": a Bluff bid (the star is the 6). */
-const bidWords = (bid: { quantity: number; face: number }) => (bid.face === 6 ? plural(bid.quantity, 'star') : `${count(bid.quantity)} ${bid.face}${bid.quantity === 1 ? '' : 's'}`);
+/** "4 × 5", "2 × ★": a Bluff bid (the star is the 6). */
+const bidWords = (bid: { quantity: number; face: number }) => text('bidDice', { count: bid.quantity, face: bid.face === 6 ? '★' : bid.face });
 
 const bluff: Describer = ({ name, seat, action, after }) => {
   const s = after as { bid?: { quantity: number; face: number } | null; lastChallenge?: { bid: { quantity: number; face: number; bidder: number }; count: number } | null };
-  if (action.type === 'bid' && s.bid) return `${name(seat)} bid ${bidWords(s.bid)}`;
+  if (action.type === 'bid' && s.bid) return text('bid', { name: name(seat), bid: bidWords(s.bid) });
   if (action.type === 'challenge' && s.lastChallenge) {
     const c = s.lastChallenge;
-    return `${name(seat)} doubted ${name(c.bid.bidder)}'s ${bidWords(c.bid)}: there were ${c.count}`;
+    return text('doubted', { name: name(seat), bidder: name(c.bid.bidder), bid: bidWords(c.bid), count: c.count });
   }
-  if (action.type === 'show' && Array.isArray(action.dice)) return `${name(seat)} showed ${plural(action.dice.length, 'die', 'dice')}`;
-  if (action.type === 'keepHidden') return `${name(seat)} kept every die hidden`;
+  if (action.type === 'show' && Array.isArray(action.dice)) return text('showed', { name: name(seat), count: action.dice.length });
+  if (action.type === 'keepHidden') return text('keptHidden', { name: name(seat) });
   return null;
 };
 
@@ -105,28 +114,28 @@ function plain(action: { readonly type: string } & Readonly<Record<string, unkno
 }
 
 /** What changed for everyone, from the states: lives lost, players out, dice lost (Bluff), the winner. */
-function consequences(def: AnyGameDef, name: (seat: number | null) => string, before: unknown, after: unknown): string[] {
-  const out: string[] = [];
+function consequences(def: AnyGameDef, name: (seat: number | null) => FeedValue, before: unknown, after: unknown): FeedText[] {
+  const out: FeedText[] = [];
   const livesOf = (s: unknown) => ((s as { players?: ReadonlyArray<{ lives?: unknown }> }).players ?? []).map((p) => (typeof p.lives === 'number' ? p.lives : null));
   const lb = livesOf(before);
   livesOf(after).forEach((lives, seat) => {
     const was = lb[seat];
-    if (lives !== null && was !== null && was !== undefined && lives < was) out.push(`${name(seat)} lost ${was - lives === 1 ? 'a life' : `${count(was - lives)} lives`}`);
+    if (lives !== null && was !== null && was !== undefined && lives < was) out.push(text('lostLives', { name: name(seat), count: was - lives }));
   });
   const change = (after as { lastChallenge?: { change?: readonly number[] } | null }).lastChallenge?.change;
   if (change && (before as { lastChallenge?: unknown }).lastChallenge !== (after as { lastChallenge?: unknown }).lastChallenge) {
     change.forEach((d, seat) => {
-      if (d < 0) out.push(`${name(seat)} lost ${plural(-d, 'die', 'dice')}`);
-      else if (d > 0) out.push(`${name(seat)} gained ${plural(d, 'die', 'dice')}`);
+      if (d < 0) out.push(text('lostDice', { name: name(seat), count: -d }));
+      else if (d > 0) out.push(text('gainedDice', { name: name(seat), count: d }));
     });
   }
   const b = publicBoard(def, before);
   const a = publicBoard(def, after);
-  if (a.kind === 'table' && b.kind === 'table') a.players.forEach((p, seat) => p.out && !b.players[seat]?.out && out.push(`${name(seat)} is out`));
+  if (a.kind === 'table' && b.kind === 'table') a.players.forEach((p, seat) => p.out && !b.players[seat]?.out && out.push(text('out', { name: name(seat) })));
   const result = def.result(after);
   if (result && !def.result(before)) {
     const winners = result.winners.map((w) => name(w));
-    out.push(winners.length === 1 ? `${winners[0]} wins!` : winners.length > 1 ? `${list(winners)} share the win` : 'Nobody wins');
+    out.push(winners.length === 1 ? text('wins', { name: winners[0] ?? '' }) : winners.length > 1 ? text('shareWin', { names: winners }) : text('nobodyWins'));
   }
   return out;
 }
@@ -161,7 +170,7 @@ export function feedProgress(def: AnyGameDef, game: FeedGame, prev: FeedProgress
       return null;
     }
   }
-  const name = (seat: number | null) => (seat === null ? 'The table' : (game.players[seat] ?? `Seat ${seat + 1}`));
+  const name = (seat: number | null): FeedValue => (seat === null ? text('theTable') : (game.players[seat] ?? text('seat', { number: seat + 1 })));
   const describe = describerOf(def, publicBoard(def, state));
   const entries: FeedEntry[] = goesOn ? [...prev.entries] : [];
   let rollIndex = goesOn ? prev.rollCount : 0;
@@ -181,19 +190,19 @@ export function feedProgress(def: AnyGameDef, game: FeedGame, prev: FeedProgress
     }
     const seat = actingSeat(def, state);
     const step: Step = { def, name, seat, action: action as Step['action'], before: state, after };
-    let text: string | null;
+    let line: FeedText | '' | null;
     if (action.type === 'roll') {
       const values = (action as { values?: readonly number[] }).values ?? [];
-      text = secret ? `${name(seat)} threw in secret` : `${name(seat)} threw ${values.join(' ')}`;
+      line = secret ? text('threwInSecret', { name: name(seat) }) : text('threw', { name: name(seat), dice: values.join(' ') });
     } else if (def.secretHands) {
       // Which card was chosen is the players' business.
-      text = `${name(seat)}: ${plain({ type: action.type })}`;
+      line = text('move', { name: name(seat), move: plain({ type: action.type }) });
     } else {
-      text = describe?.(step) ?? `${name(seat)}: ${plain(step.action)}`;
+      line = describe?.(step) ?? text('move', { name: name(seat), move: plain(step.action) });
     }
     const bot = seat !== null && game.bots.includes(seat);
-    if (text) entries.push({ n: i + 1, seat, bot, text });
-    for (const line of consequences(def, name, state, after)) entries.push({ n: i + 1, seat: null, bot: false, text: line });
+    if (line) entries.push({ n: i + 1, seat, bot, ...line });
+    for (const c of consequences(def, name, state, after)) entries.push({ n: i + 1, seat: null, bot: false, ...c });
     state = after;
   }
   return { last: count > 0 ? (game.actions[count - 1] ?? null) : null, count, rollCount: rollIndex, state, entries: entries.slice(-limit) };

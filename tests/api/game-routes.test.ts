@@ -195,7 +195,8 @@ describe('table feed', () => {
     await post(`/api/games/${id}/roll`, { values: [2, 2, 3, 3, 6] });
     await post(`/api/games/${id}/actions`, { type: 'bid', position: 1, face: 2 });
     const view = (await get(`/api/games/${id}`)).body;
-    expect(view.feed.map((e: { text: string }) => e.text)).toEqual(['Anna threw in secret', 'Ben threw in secret', 'Anna bid one 2']);
+    expect(view.feed.map((e: { key: string }) => e.key)).toEqual(['feed.threwInSecret', 'feed.threwInSecret', 'feed.bid']);
+    expect(view.feed[2].params).toEqual({ name: 'Anna', bid: { key: 'feed.bidDice', params: { count: 1, face: 2 } } });
     expect(view.feed[2]).toMatchObject({ n: 3, seat: 0, bot: false });
   });
 });

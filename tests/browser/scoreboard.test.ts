@@ -13,6 +13,8 @@ import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import { CATEGORIES, GAMES, type AnyGameDef, type Board, type ScorecardBoard, type TableBoard } from '../../src/games/index.js';
 import type { GameView } from '../../src/api/views.js';
+import { lookup } from '../../src/api/public/i18n-core.js';
+import en from '../../src/api/public/i18n/en.json' with { type: 'json' };
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/scoreboard.png';
@@ -447,7 +449,8 @@ describe('live scoreboard', () => {
     ).toEqual(catalog.map((g) => [g.id, g.available ? g.name : `${g.name} — rules unavailable`, !g.available]));
     expect(catalog.find((g) => g.id === 'killer')?.available).toBe(false);
     await picker.selectOption('dice-poker');
-    await poll(() => text('game-summary')).toBe(poker.summary);
+    // The rule summary in plain words of the page's language (English here), not the catalog's developer summary.
+    await poll(() => text('game-summary')).toBe(lookup(en, 'games.dice-poker.rules'));
     expect(await text('game-players')).toContain('1–6 players');
     expect(await text('start-game')).toBe('Start Dice Poker');
 
@@ -460,7 +463,9 @@ describe('live scoreboard', () => {
         expect(await input.isChecked()).toBe(spec.default);
       } else if (spec.type === 'choice') {
         expect(await input.evaluate((el) => el.tagName)).toBe('SELECT');
-        expect(await input.locator('option').allTextContents()).toEqual([...spec.choices]);
+        // Each value in plain words where it has them ('>=': "at least that many"); its value stays what is sent.
+        expect(await input.locator('option').allTextContents()).toEqual(spec.choices.map((c) => lookup(en, `games.dice-poker.options.${spec.name}.values.${c}`) ?? c));
+        expect(await input.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([...spec.choices]);
         expect(await input.inputValue()).toBe(spec.default);
       } else {
         expect(await input.getAttribute('type')).toBe('number');

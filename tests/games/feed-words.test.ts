@@ -1,18 +1,23 @@
-/** The table feed: a game's recent steps in words, from its actions. */
+/** The table feed: a game's recent steps as text keys and parameters, from its actions, put in English words as the page does. */
 import { describe, expect, it } from 'vitest';
 import { GAMES, type AnyGameDef } from '../../src/games/index.js';
-import { feedProgress, tableFeed } from '../../src/games/feed-words.js';
+import { feedProgress, tableFeed, type FeedEntry } from '../../src/games/feed-words.js';
+import { translate } from '../../src/api/public/i18n-core.js';
+import en from '../../src/api/public/i18n/en.json' with { type: 'json' };
+
+const words = (e: FeedEntry) => translate(en, en, 'en', e.key, e.params);
 
 const def = (id: keyof typeof GAMES) => GAMES[id] as AnyGameDef;
 type Action = { type: string } & Record<string, unknown>;
 const roll = (...values: number[]): Action => ({ type: 'roll', values });
 const texts = (id: keyof typeof GAMES, players: string[], actions: Action[], secret = false, bots: number[] = []) =>
-  tableFeed(def(id), { players, bots, options: {}, actions, rolls: actions.filter((a) => a.type === 'roll').map(() => ({ request: { secret } })) }, 20).map((e) => e.text);
+  tableFeed(def(id), { players, bots, options: {}, actions, rolls: actions.filter((a) => a.type === 'roll').map(() => ({ request: { secret } })) }, 20).map(words);
 
 describe('table feed', () => {
   it('scorecard games: the row, its points and the dice; holds left out', () => {
     const feed = tableFeed(def('yatzy'), { players: ['Robo', 'Ben'], bots: [0], options: {}, actions: [roll(6, 6, 6, 5, 2), { type: 'hold', dice: [0, 1, 2] }, { type: 'score', category: 'chance' }] as Action[], rolls: [{ request: { secret: false } }] }, 8);
-    expect(feed.map((e) => e.text)).toEqual(['Robo threw 6 6 6 5 2', 'Robo scored 25 in Chance with 6 6 6 5 2']);
+    expect(feed.map(words)).toEqual(['Robo threw 6 6 6 5 2', 'Robo scored 25 in Chance with 6 6 6 5 2']);
+    expect(feed[1]).toMatchObject({ key: 'feed.scoredWith', params: { name: 'Robo', points: 25, row: 'Chance', dice: '6 6 6 5 2' } });
     expect(feed[1]).toMatchObject({ seat: 0, bot: true, n: 3 });
   });
 
@@ -28,8 +33,8 @@ describe('table feed', () => {
   it('Bluff: secret throws stay secret; bids and the challenge in words', () => {
     const actions = [roll(1, 2, 3, 4, 5, 5), roll(2, 2, 3, 3, 6, 5), { type: 'bid', position: 4, face: 5 }, { type: 'challenge' }];
     const feed = texts('bluff', ['Anna', 'Ben'], actions, true);
-    expect(feed.slice(0, 3)).toEqual(['Anna threw in secret', 'Ben threw in secret', expect.stringMatching(/^Anna bid \w+ 5s$/)]);
-    expect(feed[3]).toMatch(/^Ben doubted Anna's \w+ 5s: there were \d+$/);
+    expect(feed.slice(0, 3)).toEqual(['Anna threw in secret', 'Ben threw in secret', 'Anna bid 3 × 5']);
+    expect(feed[3]).toBe("Ben doubted Anna's 3 × 5: there were 4"); // two 5s, one 5 and one star (6)
     expect(feed.slice(4).join(' ')).toMatch(/lost|gained/);
   });
 

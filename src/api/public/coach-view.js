@@ -3,6 +3,7 @@
 // and a game's analysis on the history page.
 import { h } from './dom.js';
 import { operatorToken as token } from './operator-page.js';
+import { t, tOr } from './i18n.js';
 
 /** A value in the units of its measure: points, or a probability in per cent. */
 export function formatValue(measure, value, signed = false) {
@@ -11,13 +12,8 @@ export function formatValue(measure, value, signed = false) {
   return signed && value > 0 ? `−${text}` : text;
 }
 
-const MEASURE_WORDS = {
-  expectedScore: 'expected final score',
-  expectedTurnScore: 'expected points this turn',
-  expectedPenalty: 'expected penalty left',
-  probability: 'chance of shutting the box',
-  winProbability: 'chance of winning',
-};
+/** What a measure is called (coach.measure.*), or its own name for one the texts do not know. */
+const measureWords = (measure) => tOr(`coach.measure.${measure}`, measure);
 
 async function getJson(path) {
   const res = await fetch(path, token() ? { headers: { authorization: `Bearer ${token()}` } } : {});
@@ -54,7 +50,7 @@ export function renderCoach(panel, game, catalogEntry, redraw) {
   const switches = h(
     'div',
     { class: 'coach-switches' },
-    h('span', { class: 'coach-title' }, 'Coach'),
+    h('span', { class: 'coach-title' }, t('coach.title')),
     ...game.players.map((name, seat) =>
       h(
         'label',
@@ -72,11 +68,11 @@ export function renderCoach(panel, game, catalogEntry, redraw) {
     list.replaceWith(shown.node);
     return;
   }
-  list.textContent = 'Thinking…';
+  list.textContent = t('coach.thinking');
   void getJson(`/api/games/${encodeURIComponent(game.id)}/hint`).then(({ ok, status, body }) => {
     let node;
     if (ok) node = hintList(body);
-    else node = h('div', { class: 'coach-hints', 'data-testid': 'coach-hints' }, status === 503 ? `${body?.message ?? 'The coach is working out its tables.'}` : (body?.message ?? `The coach answered ${status}.`));
+    else node = h('div', { class: 'coach-hints', 'data-testid': 'coach-hints' }, body?.message ?? (status === 503 ? t('coach.working') : t('coach.answered', { status })));
     if (status === 503) setTimeout(redraw, 3000);
     else shown = { key, node };
     if (list.isConnected) list.replaceWith(node);
@@ -84,11 +80,11 @@ export function renderCoach(panel, game, catalogEntry, redraw) {
 }
 
 function hintList(hint) {
-  if (hint.decisions.length === 0) return h('div', { class: 'coach-hints', 'data-testid': 'coach-hints' }, 'Nothing to decide: throw the dice.');
+  if (hint.decisions.length === 0) return h('div', { class: 'coach-hints', 'data-testid': 'coach-hints' }, t('coach.nothingToDecide'));
   return h(
     'div',
     { class: 'coach-hints', 'data-testid': 'coach-hints' },
-    h('p', { class: 'coach-note' }, `${hint.player}: best first, by ${MEASURE_WORDS[hint.measure] ?? hint.measure}`),
+    h('p', { class: 'coach-note' }, t('coach.bestFirst', { name: hint.player, measure: measureWords(hint.measure) })),
     h(
       'ol',
       {},
@@ -98,7 +94,7 @@ function hintList(hint) {
           { class: i === 0 ? 'best' : '', 'data-testid': 'coach-hint' },
           h('span', { class: 'coach-label' }, d.label),
           h('span', { class: 'coach-value' }, formatValue(hint.measure, d.value)),
-          h('span', { class: 'coach-loss' }, d.loss > 0 ? formatValue(hint.measure, d.loss, true) : 'best'),
+          h('span', { class: 'coach-loss' }, d.loss > 0 ? formatValue(hint.measure, d.loss, true) : t('coach.best')),
         ),
       ),
     ),
@@ -109,29 +105,29 @@ function hintList(hint) {
 
 /** The analysis of a game for the history page (a note when there is none). */
 export async function analysisSection(gameId) {
-  const section = h('section', { class: 'analysis', 'data-testid': 'analysis' }, h('h3', {}, 'Analysis'));
+  const section = h('section', { class: 'analysis', 'data-testid': 'analysis' }, h('h3', {}, t('coach.analysis')));
   const { ok, status, body } = await getJson(`/api/games/${encodeURIComponent(gameId)}/analysis`);
   if (!ok) {
     // No coach for this game: nothing to show. Still solving, or a secret game still running: say so.
     if (status === 409 && body?.code === 'coach/unavailable') return null;
-    section.append(h('p', { class: 'setup-note', 'data-testid': 'analysis-note' }, body?.message ?? `The coach answered ${status}.`));
+    section.append(h('p', { class: 'setup-note', 'data-testid': 'analysis-note' }, body?.message ?? t('coach.answered', { status })));
     return section;
   }
   const m = body.measure;
   section.append(
     // Verhoeff's proficiency scale is for scorecard games (points lost per decision).
-    h('p', { class: 'setup-note' }, `Each decision against the coach's best play, in ${MEASURE_WORDS[m] ?? m}.${m === 'expectedScore' ? ' Under 0.2 points lost per decision is expert play.' : ''}`),
+    h('p', { class: 'setup-note' }, [t('coach.against', { measure: measureWords(m) }), m === 'expectedScore' ? t('coach.expert') : null].filter(Boolean).join(' ')),
     h(
       'table',
       { class: 'analysis-players', 'data-testid': 'analysis-players' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Decisions'), h('th', {}, 'Lost in all'), h('th', {}, 'Lost per decision'))),
+      h('thead', {}, h('tr', {}, h('th', {}, t('history.player')), h('th', {}, t('coach.decisions')), h('th', {}, t('coach.lostInAll')), h('th', {}, t('coach.lostPerDecision')))),
       h('tbody', {}, ...body.players.map((p) => h('tr', {}, h('td', {}, p.name), h('td', {}, String(p.decisions)), h('td', {}, formatValue(m, p.totalLoss)), h('td', {}, formatValue(m, p.meanLoss))))),
     ),
   );
   const costly = body.decisions.filter((d) => d.loss > 1e-9).slice(0, 10);
   section.append(
     costly.length === 0
-      ? h('p', { 'data-testid': 'analysis-perfect' }, 'Every decision was the best one.')
+      ? h('p', { 'data-testid': 'analysis-perfect' }, t('coach.perfect'))
       : h(
           'ol',
           { class: 'analysis-mistakes', 'data-testid': 'analysis-mistakes' },
@@ -139,13 +135,13 @@ export async function analysisSection(gameId) {
             h(
               'li',
               { 'data-testid': 'analysis-mistake' },
-              h('strong', {}, body.players[d.seat]?.name ?? `Seat ${d.seat}`),
-              `: ${d.chosen.label} (${formatValue(m, d.chosen.value)}); best was ${d.best.label} (${formatValue(m, d.best.value)}), `,
-              h('span', { class: 'coach-loss' }, `${formatValue(m, d.loss)} lost`),
+              h('strong', {}, body.players[d.seat]?.name ?? t('feed.seat', { number: d.seat + 1 })),
+              `: ${t('coach.mistake', { chosen: d.chosen.label, chosenValue: formatValue(m, d.chosen.value), best: d.best.label, bestValue: formatValue(m, d.best.value) })}, `,
+              h('span', { class: 'coach-loss' }, t('coach.lost', { value: formatValue(m, d.loss) })),
             ),
           ),
         ),
   );
-  if (body.skipped.length > 0) section.append(h('p', { class: 'setup-note' }, `${body.skipped.length} decision${body.skipped.length === 1 ? '' : 's'} the coach could not judge.`));
+  if (body.skipped.length > 0) section.append(h('p', { class: 'setup-note' }, t('coach.skipped', { count: body.skipped.length })));
   return section;
 }

@@ -1,6 +1,7 @@
 // The host's game management on the scoreboard: undo (the button and the Z key),
 // end a game without a result, and a rematch from the finished game's screen.
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 let current = null;
 
@@ -19,8 +20,8 @@ function bar() {
   el = h(
     'div',
     { id: 'game-controls', class: 'game-controls', 'data-testid': 'game-controls' },
-    h('button', { type: 'button', class: 'button small ghost', 'data-testid': 'undo-button', title: 'Take back the last move (Z)', onclick: () => undo() }, 'Undo last move (Z)'),
-    h('button', { type: 'button', class: 'button small ghost', 'data-testid': 'end-game-button', title: 'End this game without a result; it stays in the history', onclick: () => endGame() }, 'End game'),
+    h('button', { type: 'button', class: 'button small ghost', 'data-testid': 'undo-button', title: t('controls.undoTitle'), onclick: () => undo() }, t('controls.undo')),
+    h('button', { type: 'button', class: 'button small ghost', 'data-testid': 'end-game-button', title: t('controls.endTitle'), onclick: () => endGame() }, t('controls.end')),
     h('span', { class: 'game-controls-note', 'data-testid': 'undo-note', role: 'status' }),
   );
   document.getElementById('decisions')?.after(el);
@@ -33,14 +34,14 @@ async function undo() {
   const reply = await ctx.api(`/api/games/${encodeURIComponent(game.id)}/undo`, {});
   if (!reply) return;
   ctx.upsert(reply.game);
-  const words = reply.undone.map((u) => `${u.player ?? 'the table'}'s ${decisionWords(u.action)}`).join(' and ');
-  bar().querySelector('[data-testid="undo-note"]').textContent = `Took back ${words}.`;
+  const moves = reply.undone.map((u) => t('controls.move', { name: u.player ?? t('controls.theTable'), move: decisionWords(u.action) }));
+  bar().querySelector('[data-testid="undo-note"]').textContent = t('controls.tookBack', { moves });
 }
 
 async function endGame() {
   if (!current) return;
   const { game, ctx } = current;
-  if (!window.confirm(`End ${game.name} (${game.players.join(', ')}) without a result? It stays in the history.`)) return;
+  if (!window.confirm(t('controls.endConfirm', { name: t(`games.${game.game}.name`), players: game.players.join(', ') }))) return;
   const reply = await ctx.api(`/api/games/${encodeURIComponent(game.id)}/end`, {});
   if (reply) ctx.pin('');
 }
@@ -64,7 +65,7 @@ export function renderGameControls(game, ctx) {
   el.hidden = !ctx.operator || !playing;
   const result = document.getElementById('result');
   if (result && !result.hidden && ctx.operator && !result.querySelector('[data-testid="rematch-button"]')) {
-    result.append(h('button', { type: 'button', class: 'button primary', 'data-testid': 'rematch-button', onclick: () => rematch(game, ctx) }, `Rematch: ${game.players.join(', ')}`));
+    result.append(h('button', { type: 'button', class: 'button primary', 'data-testid': 'rematch-button', onclick: () => rematch(game, ctx) }, t('controls.rematch', { players: game.players.join(', ') })));
   }
 }
 

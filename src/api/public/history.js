@@ -3,6 +3,7 @@
 import { drawOutlines } from './reading-overlay.js';
 import { h, SVG_NS } from './dom.js';
 import { analysisSection } from './coach-view.js';
+import { t } from './i18n.js';
 
 const TOKEN_KEY = 'dice-tower-operator-token';
 const token = () => localStorage.getItem(TOKEN_KEY) ?? '';
@@ -26,13 +27,16 @@ async function getJson(path, auth = false) {
   return body;
 }
 
-const when = (ms) => new Date(ms).toLocaleString();
+const when = (ms) => new Date(ms).toLocaleString(document.documentElement.lang);
+// The game's name in the page's language (the record keeps the English one).
+const gameName = (g) => t(`games.${g.game}.name`);
+const wonBy = (g) => t('history.wonBy', { names: g.winners.map((w) => g.players[w]) });
 
 async function loadList() {
   const { sessions, games } = await getJson('/api/history');
-  const groups = [...sessions].reverse().map((s) => ({ title: `Session ${s.id} · ${when(s.startedAt)}`, games: games.filter((g) => g.session === s.id) }));
+  const groups = [...sessions].reverse().map((s) => ({ title: t('history.session', { id: s.id, when: when(s.startedAt) }), games: games.filter((g) => g.session === s.id) }));
   const loose = games.filter((g) => g.session === null);
-  if (loose.length) groups.push({ title: 'Imported or before any session', games: loose });
+  if (loose.length) groups.push({ title: t('history.loose'), games: loose });
   $('sessions').replaceChildren(
     ...groups
       .filter((g) => g.games.length > 0)
@@ -45,14 +49,14 @@ async function loadList() {
             h(
               'a',
               { class: 'game-link', href: `?game=${g.id}`, 'data-testid': `history-game-${g.id}`, 'aria-current': String(g.id === view.game), onclick: (e) => (e.preventDefault(), open(g.id, null)) },
-              `${g.name}: ${g.players.join(', ')}`,
-              h('small', {}, `${when(g.createdAt)} · ${g.rollCount} roll${g.rollCount === 1 ? '' : 's'}${g.correctionCount ? ` · ${g.correctionCount} corrected` : ''}${g.over ? ` · won by ${g.winners.map((w) => g.players[w]).join(', ')}` : g.ended ? ' · ended without a result' : ''}`),
+              `${gameName(g)}: ${g.players.join(', ')}`,
+              h('small', {}, [when(g.createdAt), t('history.rolls', { count: g.rollCount }), g.correctionCount ? t('history.corrected', { count: g.correctionCount }) : null, g.over ? wonBy(g) : g.ended ? t('history.endedWithoutResult') : null].filter(Boolean).join(' · ')),
             ),
           ),
         ),
       ),
   );
-  if (games.length === 0) $('sessions').replaceChildren(h('p', { class: 'big-note' }, 'No games on record yet.'));
+  if (games.length === 0) $('sessions').replaceChildren(h('p', { class: 'big-note' }, t('history.noGames')));
 }
 
 async function open(id, roll) {
@@ -83,8 +87,8 @@ function renderGame() {
   history.replaceState(null, '', url);
   const roll = rolls[(view.roll ?? 1) - 1] ?? null;
   const frame = roll?.frameUrl
-    ? h('div', { class: 'frame', style: `--ar:${roll.reading?.width ?? 16} / ${roll.reading?.height ?? 9}` }, h('img', { src: roll.frameUrl, alt: `Camera frame of roll ${roll.seq}`, 'data-testid': 'history-frame' }), document.createElementNS(SVG_NS, 'svg'))
-    : h('div', { class: 'no-frame' }, roll ? (roll.secret ? 'A secret throw: only its player saw it.' : roll.source === 'manual' ? 'Typed in by hand: no camera frame' : 'No frame kept (imported game)') : 'No rolls');
+    ? h('div', { class: 'frame', style: `--ar:${roll.reading?.width ?? 16} / ${roll.reading?.height ?? 9}` }, h('img', { src: roll.frameUrl, alt: t('history.frameAlt', { seq: roll.seq }), 'data-testid': 'history-frame' }), document.createElementNS(SVG_NS, 'svg'))
+    : h('div', { class: 'no-frame' }, roll ? (roll.secret ? t('history.secretThrow') : roll.source === 'manual' ? t('history.typedNoFrame') : t('history.noFrameKept')) : t('history.noRolls'));
   const svg = frame.querySelector?.('svg');
   if (svg && roll?.reading) {
     svg.setAttribute('class', 'overlay');
@@ -96,30 +100,30 @@ function renderGame() {
     ? h(
         'dl',
         { class: 'roll-facts', 'data-testid': 'roll-facts' },
-        h('dt', {}, 'Roll'),
-        h('dd', { 'data-testid': 'roll-seq' }, `${roll.seq} of ${rolls.length}`),
-        h('dt', {}, 'Player'),
+        h('dt', {}, t('history.roll')),
+        h('dd', { 'data-testid': 'roll-seq' }, t('history.rollOf', { seq: roll.seq, total: rolls.length })),
+        h('dt', {}, t('history.player')),
         h('dd', {}, game.players[roll.player] ?? ''),
-        h('dt', {}, 'Dice'),
-        h('dd', { 'data-testid': 'roll-values' }, roll.values ? roll.values.join(' ') : 'secret'),
-        roll.read ? [h('dt', {}, 'Read by the camera'), h('dd', { class: 'corrected', 'data-testid': 'roll-read' }, roll.read.join(' '))] : null,
-        ...roll.corrections.map((c) => [h('dt', {}, 'Correction'), h('dd', { class: 'corrected', 'data-testid': 'roll-correction' }, `${c.from.join(' ')} → ${c.values.join(' ')} by ${c.by}, ${when(c.at)}: ${c.reason}`)]),
-        h('dt', {}, 'How'),
-        h('dd', {}, roll.source === 'manual' ? 'typed in' : `tower, ${roll.attempts} attempt${roll.attempts === 1 ? '' : 's'}${roll.reading ? `, read in ${Math.round(roll.reading.ms)} ms` : ''}`),
-        h('dt', {}, 'When'),
+        h('dt', {}, t('history.dice')),
+        h('dd', { 'data-testid': 'roll-values' }, roll.values ? roll.values.join(' ') : t('history.secret')),
+        roll.read ? [h('dt', {}, t('history.readByCamera')), h('dd', { class: 'corrected', 'data-testid': 'roll-read' }, roll.read.join(' '))] : null,
+        ...roll.corrections.map((c) => [h('dt', {}, t('history.correction')), h('dd', { class: 'corrected', 'data-testid': 'roll-correction' }, t('history.correctionText', { from: c.from.join(' '), to: c.values.join(' '), by: c.by, when: when(c.at), reason: c.reason }))]),
+        h('dt', {}, t('history.how')),
+        h('dd', {}, roll.source === 'manual' ? t('history.typedIn') : [t('history.tower', { count: roll.attempts }), roll.reading ? t('history.readIn', { ms: Math.round(roll.reading.ms) }) : null].filter(Boolean).join(', ')),
+        h('dt', {}, t('history.when')),
         h('dd', {}, when(roll.at)),
       )
-    : h('p', {}, 'This game has no rolls yet.');
+    : h('p', {}, t('history.noRollsYet'));
   $('game-view').replaceChildren(
-    h('h2', { 'data-testid': 'history-title' }, `${game.name}: ${game.players.join(', ')}`),
-    h('p', { class: 'setup-note' }, `${when(game.createdAt)} · ${game.over ? `won by ${game.winners.map((w) => game.players[w]).join(', ')}` : game.ended ? 'ended without a result' : 'not finished'}`),
+    h('h2', { 'data-testid': 'history-title' }, `${gameName(game)}: ${game.players.join(', ')}`),
+    h('p', { class: 'setup-note' }, `${when(game.createdAt)} · ${game.over ? wonBy(game) : game.ended ? t('history.endedWithoutResult') : t('history.notFinished')}`),
     h(
       'div',
       { class: 'roll-nav' },
-      h('button', { class: 'button small', type: 'button', 'data-testid': 'prev-roll', disabled: !roll || roll.seq <= 1, onclick: () => go(view.roll - 1) }, '← Previous'),
-      h('button', { class: 'button small', type: 'button', 'data-testid': 'next-roll', disabled: !roll || roll.seq >= rolls.length, onclick: () => go(view.roll + 1) }, 'Next →'),
-      token() ? h('button', { class: 'button small ghost', type: 'button', 'data-testid': 'export-game', onclick: () => exportGame(game.id) }, 'Export JSON') : null,
-      h('a', { class: 'button small ghost', href: `/?game=${game.id}` }, 'Open on the scoreboard'),
+      h('button', { class: 'button small', type: 'button', 'data-testid': 'prev-roll', disabled: !roll || roll.seq <= 1, onclick: () => go(view.roll - 1) }, t('history.previous')),
+      h('button', { class: 'button small', type: 'button', 'data-testid': 'next-roll', disabled: !roll || roll.seq >= rolls.length, onclick: () => go(view.roll + 1) }, t('history.next')),
+      token() ? h('button', { class: 'button small ghost', type: 'button', 'data-testid': 'export-game', onclick: () => exportGame(game.id) }, t('history.export')) : null,
+      h('a', { class: 'button small ghost', href: `/?game=${game.id}` }, t('history.openOnScoreboard')),
     ),
     h('div', { class: 'roll-viewer' }, h('div', {}, frame), facts),
     h('div', { class: 'roll-list', 'data-testid': 'roll-list' }, ...rolls.map((r) => h('button', { class: 'button small ghost', type: 'button', 'aria-current': String(r.seq === view.roll), onclick: () => go(r.seq) }, r.corrections.length ? `${r.seq}✎` : String(r.seq)))),
@@ -157,7 +161,7 @@ $('import-file').addEventListener('change', async (e) => {
   try {
     body = JSON.parse(await file.text());
   } catch {
-    toast(`${file.name} is not JSON: choose a file exported from dice-tower.`);
+    toast(t('history.notJson', { file: file.name }));
     return;
   }
   const res = await fetch('/api/games/import', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token()}` }, body: JSON.stringify(body) });

@@ -2,6 +2,7 @@
 // transparent page, live over the feed. ?game=<id> pins a game; otherwise the
 // most recently changed game is shown.
 import { dieFace } from './dom.js';
+import { t } from './i18n.js';
 
 const pinned = new URLSearchParams(location.search).get('game');
 const games = new Map();
@@ -27,7 +28,7 @@ function render() {
   const b = game.board;
   document.body.dataset.gameId = game.id;
   $('ov-dice').replaceChildren(...(b.dice ?? []).map((v, i) => die(v, b.held?.[i])));
-  $('ov-status').textContent = game.result ? `${game.name}: game over` : (b.status ?? '');
+  $('ov-status').textContent = game.result ? t('overlay.gameOver', { name: t(`games.${game.game}.name`) }) : (b.status ?? '');
   $('ov-scores').replaceChildren(
     ...b.players.map((p, i) => {
       const li = document.createElement('li');

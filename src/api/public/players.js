@@ -1,22 +1,23 @@
 // The players page: everyone who has played here, and one player's games, wins and best scores per game
 // (GET /api/players, /api/players/:name: worked out from the games on record).
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
-const when = (ms) => new Date(ms).toLocaleString();
-const STATE_WORDS = { playing: 'in play', over: 'finished', ended: 'ended without a result' };
+const when = (ms) => new Date(ms).toLocaleString(document.documentElement.lang);
+const gameName = (g) => t(`games.${g.game}.name`);
 
 async function getJson(path) {
   const res = await fetch(path);
   const body = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(body && typeof body.message === 'string' ? body.message : `The server answered ${res.status}.`);
+  if (!res.ok) throw new Error(body && typeof body.message === 'string' ? body.message : t('players.serverAnswered', { status: res.status }));
   return body;
 }
 
 function drawList(players, chosen) {
   $('player-list').replaceChildren(
     players.length === 0
-      ? h('p', { class: 'big-note' }, 'Nobody has played yet.')
+      ? h('p', { class: 'big-note' }, t('players.nobody'))
       : h(
           'ul',
           { class: 'session-games' },
@@ -28,7 +29,7 @@ function drawList(players, chosen) {
                 'a',
                 { href: `?name=${encodeURIComponent(p.name)}`, class: p.name === chosen ? 'chosen' : '', 'data-testid': `player-${p.name}` },
                 h('strong', {}, p.name),
-                ` · ${p.games} game${p.games === 1 ? '' : 's'}, ${p.wins} win${p.wins === 1 ? '' : 's'}`,
+                ` · ${t('players.gamesWins', { games: t('players.games', { count: p.games }), wins: t('players.wins', { count: p.wins }) })}`,
               ),
             ),
           ),
@@ -39,11 +40,11 @@ function drawList(players, chosen) {
 function drawPlayer(p) {
   $('player-view').replaceChildren(
     h('h2', { 'data-testid': 'player-name' }, p.name),
-    h('p', { 'data-testid': 'player-summary' }, `${p.games} game${p.games === 1 ? '' : 's'} played, ${p.finished} finished, ${p.wins} won. Last played ${when(p.lastPlayedAt)}.`),
+    h('p', { 'data-testid': 'player-summary' }, t('players.summary', { played: t('players.played', { count: p.games }), finished: p.finished, won: p.wins, when: when(p.lastPlayedAt) })),
     h(
       'table',
       { class: 'fair-table', 'data-testid': 'player-games' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'Played'), h('th', {}, 'Finished'), h('th', {}, 'Wins'), h('th', {}, 'Best score'))),
+      h('thead', {}, h('tr', {}, h('th', {}, t('common.game')), h('th', {}, t('players.colPlayed')), h('th', {}, t('players.colFinished')), h('th', {}, t('players.colWins')), h('th', {}, t('players.colBest')))),
       h(
         'tbody',
         {},
@@ -51,16 +52,16 @@ function drawPlayer(p) {
           h(
             'tr',
             { 'data-testid': `player-game-${g.game}` },
-            h('th', {}, g.name),
+            h('th', {}, gameName(g)),
             h('td', { class: 'num' }, g.played),
             h('td', { class: 'num' }, g.finished),
             h('td', { class: 'num' }, g.wins),
-            h('td', { class: 'num', title: g.lowWins ? 'the lowest score wins this game' : '' }, g.best === null ? '—' : `${g.best}${g.lowWins ? ' (low wins)' : ''}`),
+            h('td', { class: 'num', title: g.lowWins ? t('players.lowWinsTitle') : '' }, g.best === null ? '—' : g.lowWins ? t('players.lowWins', { score: g.best }) : String(g.best)),
           ),
         ),
       ),
     ),
-    h('h3', {}, 'Recent games'),
+    h('h3', {}, t('players.recent')),
     h(
       'ul',
       { class: 'session-games', 'data-testid': 'player-recent' },
@@ -68,8 +69,8 @@ function drawPlayer(p) {
         h(
           'li',
           {},
-          h('a', { href: `history.html?game=${encodeURIComponent(r.id)}` }, `${r.name}: ${r.players.join(', ')}`),
-          ` · ${STATE_WORDS[r.state] ?? r.state}${r.won ? ' · won' : ''}${r.score === null ? '' : ` · ${r.score}`} · ${when(r.at)}`,
+          h('a', { href: `history.html?game=${encodeURIComponent(r.id)}` }, `${gameName(r)}: ${r.players.join(', ')}`),
+          ` · ${[t(`players.state.${r.state}`), r.won ? t('players.won') : null, r.score, when(r.at)].filter((x) => x !== null).join(' · ')}`,
         ),
       ),
     ),

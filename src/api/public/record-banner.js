@@ -3,11 +3,13 @@
 // Once it has asked, <html data-record-checked> says what it found: 'ok' (no banner), 'bad' (the banner is
 // shown) or 'unknown' (no answer from the server), so a test waits for that instead of for time to pass.
 
+import { t } from './i18n.js';
+
 /** The banner's text for a failed record check, or null when the record holds (or says nothing). */
 export function bannerText(record) {
   if (!record || record.ok) return null;
-  const at = typeof record.firstBad === 'number' ? ` at event ${record.firstBad}` : '';
-  return `The record was changed outside dice-tower${at}. ${record.message}`;
+  const changed = typeof record.firstBad === 'number' ? t('record.changedAt', { event: record.firstBad }) : t('record.changed');
+  return `${changed} ${record.message}`;
 }
 
 const checked = (result) => {

@@ -9,6 +9,7 @@ import { renderCoach } from './coach-view.js';
 import { renderGameControls } from './game-controls.js';
 import { offerRecentNames } from './recent-names.js';
 import { renderTableFeed } from './table-feed.js';
+import { tOr } from './i18n.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -515,7 +516,7 @@ function renderSetup(game) {
     // Games whose rules are not available are listed, greyed out, so nobody wonders where they are.
     picker.replaceChildren(
       ...catalog.map((g) =>
-        h('option', { value: g.id, disabled: g.available === false, title: g.reason ?? null }, g.available === false ? `${g.name} — rules unavailable` : g.name),
+        h('option', { value: g.id, disabled: g.available === false, title: g.reason ?? null }, g.available === false ? `${g.name} — rules unavailable` : tOr(`games.${g.id}.name`, g.name)),
       ),
     );
     picker.dataset.signature = signature;
@@ -532,7 +533,7 @@ function renderSetup(game) {
 function fillGameForm(entry) {
   $('setup').dataset.game = entry?.id ?? '';
   $('game-players').textContent = entry ? `${entry.minPlayers === entry.maxPlayers ? entry.minPlayers : `${entry.minPlayers}–${entry.maxPlayers}`} players · ${diceText(entry.dice)}` : '';
-  $('game-summary').textContent = entry?.summary ?? '';
+  $('game-summary').textContent = entry ? tOr(`games.${entry.id}.rules`, entry.summary) : '';
   $('start-game').textContent = entry ? `Start ${entry.name}` : 'Start';
 
   // Keep the names already typed; add or trim inputs to fit the game.
@@ -546,7 +547,7 @@ function fillGameForm(entry) {
   const options = entry?.options ?? [];
   $('options-note').textContent = options.length ? '(only changes from the defaults are sent)' : '';
   $('game-options').hidden = options.length === 0;
-  $('option-list').replaceChildren(...options.map(optionField));
+  $('option-list').replaceChildren(...options.map((spec) => optionField(entry.id, spec)));
 }
 
 function diceText(dice) {
@@ -555,15 +556,16 @@ function diceText(dice) {
   return `${dice.count} ${dice.count === 1 ? 'die' : 'dice'}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
-/** One option input built from its OptionSpec, default filled in. */
-function optionField(spec) {
+/** One option input built from its OptionSpec, default filled in; label and values in plain words (i18n/*.json). */
+function optionField(game, spec) {
+  const words = `games.${game}.options.${spec.name}`;
   const id = `option-${spec.name}`;
   const common = { id, name: spec.name, 'data-testid': id, 'data-type': spec.type };
   let input;
   if (spec.type === 'boolean') {
     input = h('input', { ...common, type: 'checkbox', checked: spec.default === true });
   } else if (spec.type === 'choice') {
-    input = h('select', common, (spec.choices ?? []).map((c) => h('option', { value: c, selected: c === spec.default }, c)));
+    input = h('select', common, (spec.choices ?? []).map((c) => h('option', { value: c, selected: c === spec.default }, tOr(`${words}.values.${c}`, c))));
   } else {
     input = h('input', {
       ...common,
@@ -581,7 +583,7 @@ function optionField(spec) {
   return h(
     'div',
     { class: `option option-${spec.type}`, 'data-option': spec.name },
-    h('label', { for: id, class: 'option-name' }, humanize(spec.name)),
+    h('label', { for: id, class: 'option-name' }, tOr(`${words}.label`, humanize(spec.name))),
     h('div', { class: 'option-input' }, input),
     h('div', { class: 'option-desc' }, spec.description, range ? h('span', { class: 'option-range' }, ` ${range}`) : null),
   );

@@ -1,6 +1,7 @@
-// The table feed on the scoreboard: the game's recent steps in words (the view's `feed`), newest last,
-// and a mark on each bot seat's name.
+// The table feed on the scoreboard: the game's recent steps (the view's `feed`: a text key and its parameters each)
+// in words of the page's language, newest last, and a mark on each bot seat's name.
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 function section() {
   let el = document.getElementById('table-feed');
@@ -19,12 +20,12 @@ export function renderTableFeed(game) {
   if (el.dataset.signature !== signature) {
     el.dataset.signature = signature;
     el.replaceChildren(
-      h('div', { class: 'eyebrow' }, 'At the table'),
+      h('div', { class: 'eyebrow' }, t('feed.heading')),
       h(
         'ol',
         { class: 'feed-lines' },
         ...feed.map((e, i) =>
-          h('li', { class: `feed-line${e.seat === null ? ' consequence' : ''}${i === feed.length - 1 ? ' newest' : ''}`, 'data-testid': `feed-${i}` }, e.bot ? h('span', { class: 'bot-mark', title: 'a bot' }, 'bot') : null, e.text),
+          h('li', { class: `feed-line${e.seat === null ? ' consequence' : ''}${i === feed.length - 1 ? ' newest' : ''}`, 'data-testid': `feed-${i}` }, e.bot ? h('span', { class: 'bot-mark', title: t('feed.botTitle') }, t('feed.bot')) : null, t(e.key, e.params)),
         ),
       ),
     );
@@ -33,7 +34,7 @@ export function renderTableFeed(game) {
     const head = document.querySelector(`[data-testid="player-${seat}"]`);
     if (head && !head.querySelector('.bot-mark')) {
       const level = game.botLevels?.[seat] ?? 'simple';
-      head.append(h('span', { class: 'bot-mark', 'data-testid': `bot-mark-${seat}`, title: `Played by the computer (${level} bot)` }, level === 'strong' ? 'bot ★' : 'bot'));
+      head.append(h('span', { class: 'bot-mark', 'data-testid': `bot-mark-${seat}`, title: t('feed.botSeat', { level }) }, level === 'strong' ? `${t('feed.bot')} ★` : t('feed.bot')));
     }
   }
 }

@@ -3,6 +3,7 @@
 // Plain ES module; scoreboard.js calls renderTrust(game, ctx) on every render.
 
 import { h } from './dom.js';
+import { lang, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,14 +23,15 @@ export function towerWord(tower) {
 function cameraWord(tower, game) {
   if (tower?.state === 'fault' && /camera|frame|capture/i.test(tower.message)) return 'fault';
   const last = game?.lastRoll;
-  return last?.reading ? `ok · last frame read in ${Math.round(last.reading.ms)} ms` : 'ok';
+  return last?.reading ? t('trust.cameraOkRead', { ms: Math.round(last.reading.ms) }) : t('trust.state.ok');
 }
 
 function renderStatus(game, tower) {
   const el = $('hardware-status');
   const word = towerWord(tower);
   el.dataset.tower = word;
-  el.textContent = `Tower: ${word} · Camera: ${cameraWord(tower, game)}`;
+  const camera = cameraWord(tower, game);
+  el.textContent = t('trust.status', { tower: t(`trust.state.${word}`), camera: camera === 'fault' ? t('trust.state.fault') : camera });
   // An invalid roll says why, while the tower throws again (and when it gives up).
   const problem = $('roll-problem');
   const again = tower && /— rolling again$/.test(tower.message);
@@ -48,12 +50,12 @@ function renderStrip(game) {
   if (strip.dataset.signature === signature) return;
   strip.dataset.signature = signature;
   strip.replaceChildren(
-    h('div', { class: 'strip-title' }, 'Rolls'),
+    h('div', { class: 'strip-title' }, t('trust.rolls')),
     ...rolls.map((r) =>
       h(
         'a',
-        { class: `strip-roll${r.corrected ? ' corrected' : ''}`, href: `history.html?game=${encodeURIComponent(game.id)}&roll=${r.seq}`, 'data-testid': `strip-roll-${r.seq}`, title: `Roll ${r.seq} by ${game.players[r.player] ?? ''}` },
-        r.frameUrl ? h('img', { src: r.frameUrl, alt: `Roll ${r.seq}`, loading: 'lazy' }) : h('div', { class: 'strip-typed' }, 'typed in'),
+        { class: `strip-roll${r.corrected ? ' corrected' : ''}`, href: `history.html?game=${encodeURIComponent(game.id)}&roll=${r.seq}`, 'data-testid': `strip-roll-${r.seq}`, title: t('trust.rollBy', { seq: r.seq, name: game.players[r.player] ?? '' }) },
+        r.frameUrl ? h('img', { src: r.frameUrl, alt: t('trust.roll', { seq: r.seq }), loading: 'lazy' }) : h('div', { class: 'strip-typed' }, t('trust.typedIn')),
         h('span', { class: 'strip-values' }, `${r.seq}: ${r.values.join(' ')}${r.corrected ? ' ✎' : ''}`),
       ),
     ),
@@ -86,10 +88,10 @@ function renderFairness(game) {
 const pText = (p) => (p === null ? '—' : p < 0.0001 ? p.toExponential(1) : p.toFixed(4));
 
 function verdict(stats, minRolls) {
-  if (stats.rolls === 0) return { cls: 'none', text: 'no rolls yet' };
-  if (!stats.enough) return { cls: 'pending', text: `needs ${stats.needed} more roll${stats.needed === 1 ? '' : 's'} before judging` };
-  if (stats.biased) return { cls: 'biased', text: `⚠ looks biased (p = ${pText(stats.pValue)})` };
-  return { cls: 'fair', text: `looks fair (p = ${pText(stats.pValue)}, ${minRolls}+ rolls)` };
+  if (stats.rolls === 0) return { cls: 'none', text: t('trust.noRollsYet') };
+  if (!stats.enough) return { cls: 'pending', text: t('trust.needsMore', { count: stats.needed }) };
+  if (stats.biased) return { cls: 'biased', text: t('trust.looksBiasedP', { p: pText(stats.pValue) }) };
+  return { cls: 'fair', text: t('trust.looksFairP', { p: pText(stats.pValue), min: minRolls }) };
 }
 
 function statsRow(stats, minRolls, testid) {
@@ -116,11 +118,11 @@ function typedInRow(typed) {
   return h(
     'tr',
     { class: 'fair-row typed', 'data-testid': 'fairness-typed-in', 'data-verdict': 'not judged' },
-    h('th', {}, 'typed in'),
+    h('th', {}, t('trust.typedIn')),
     h('td', { class: 'num' }, typed.rolls),
     h('td', { class: 'bars' }, ...typed.counts.map((c, i) => h('span', { class: 'bar', style: `--h:${(c / max).toFixed(3)}`, title: `${i + 1}: ${c}` }, h('b', {}, c), h('i', {}, i + 1)))),
     h('td', { class: 'num' }, '—'),
-    h('td', { class: 'verdict' }, 'not judged: typed by hand, not read from a die'),
+    h('td', { class: 'verdict' }, t('trust.notJudgedTyped')),
   );
 }
 
@@ -133,23 +135,23 @@ export function drawFairness(report) {
   // One line always in view on the big screen; the table opens below it (and stays open across updates).
   const wasOpen = panel.querySelector('details')?.open ?? false;
   const headline = biased.length
-    ? h('span', { class: 'fair-warning', 'data-testid': 'fairness-warning' }, `⚠ looks biased: ${biased.join(', ')}`)
-    : h('span', {}, report.overall.enough ? `the dice look fair (${report.overall.rolls} rolls)` : `not judged yet: ${report.overall.rolls} of ${report.minRolls} rolls`);
+    ? h('span', { class: 'fair-warning', 'data-testid': 'fairness-warning' }, t('trust.looksBiased', { dice: biased }))
+    : h('span', {}, report.overall.enough ? t('trust.diceLookFair', { count: report.overall.rolls }) : t('trust.notJudgedYet', { rolls: report.overall.rolls, min: report.minRolls }));
   panel.replaceChildren(
     h(
       'details',
       { open: wasOpen, 'data-testid': 'fairness-details' },
-      h('summary', {}, h('strong', {}, 'Fairness: '), headline, waiting ? h('span', { class: 'fair-waiting' }, ` · ${waiting} die colour${waiting === 1 ? '' : 's'} still collecting rolls`) : null),
+      h('summary', {}, h('strong', {}, t('trust.fairness')), headline, waiting ? h('span', { class: 'fair-waiting' }, t('trust.waiting', { count: waiting })) : null),
       h(
         'p',
         { class: 'fair-note', 'data-testid': 'fairness-note' },
-        `Chi-square test of each die's faces against a fair die (df 5). A die is judged only after ${report.minRolls} rolls (10 expected per face); it is called biased when p < ${report.alpha}. By colour as the camera read it; all games. Dice typed in by hand are counted apart and never judged.`,
-        report.excludedSecret ? ` ${report.excludedSecret} secret dice of running games are left out.` : '',
+        t('trust.method', { min: report.minRolls, alpha: report.alpha }),
+        report.excludedSecret ? ` ${t('trust.secretLeftOut', { count: report.excludedSecret })}` : '',
       ),
       h(
         'table',
         { class: 'fair-table' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Die'), h('th', {}, 'Rolls'), h('th', {}, 'Faces 1-6'), h('th', {}, 'χ²'), h('th', {}, 'Verdict'))),
+        h('thead', {}, h('tr', {}, h('th', {}, t('trust.die')), h('th', {}, t('trust.rolls')), h('th', {}, t('trust.faces')), h('th', {}, 'χ²'), h('th', {}, t('trust.verdict')))),
         h(
           'tbody',
           {},
@@ -179,11 +181,11 @@ function openCorrection(game, ctx) {
   if (!last) return;
   correcting = { game: game.id, seq: last.seq };
   const dialog = $('correct-dialog');
-  $('correct-title').textContent = `Correct roll ${last.seq} (${game.players[game.recentRolls?.at(-1)?.player ?? 0] ?? ''})`;
-  $('correct-read').textContent = last.read ? `Read by the camera: ${last.read.join(' ')} · now ${last.values.join(' ')}` : `Read: ${last.values.join(' ')}`;
+  $('correct-title').textContent = t('trust.correctRoll', { seq: last.seq, name: game.players[game.recentRolls?.at(-1)?.player ?? 0] ?? '' });
+  $('correct-read').textContent = last.read ? t('trust.readByCameraNow', { read: last.read.join(' '), now: last.values.join(' ') }) : t('trust.read', { values: last.values.join(' ') });
   $('correct-dice').replaceChildren(
     ...last.values.map((v, i) =>
-      h('label', { class: 'correct-die' }, `Die ${i + 1}`, h('select', { 'data-testid': `correct-die-${i}` }, ...[1, 2, 3, 4, 5, 6].map((f) => h('option', { value: f, selected: f === v }, f)))),
+      h('label', { class: 'correct-die' }, t('trust.dieNumber', { number: i + 1 }), h('select', { 'data-testid': `correct-die-${i}` }, ...[1, 2, 3, 4, 5, 6].map((f) => h('option', { value: f, selected: f === v }, f)))),
     ),
   );
   $('correct-reason').value = '';
@@ -194,7 +196,7 @@ function openCorrection(game, ctx) {
     const by = $('correct-by').value.trim() || 'operator';
     const reply = await ctx.api(`/api/games/${encodeURIComponent(correcting.game)}/rolls/${correcting.seq}/correction`, { values, reason: $('correct-reason').value.trim(), by });
     if (reply) dialog.close();
-    else $('correct-error').textContent = 'Not corrected: see the message.';
+    else $('correct-error').textContent = t('trust.notCorrected');
   };
   $('correct-cancel').onclick = () => dialog.close();
   dialog.showModal();
@@ -214,7 +216,7 @@ function setupSpeech() {
   const show = () => {
     const on = localStorage.getItem(SPEECH_KEY) === 'on';
     toggle.setAttribute('aria-pressed', String(on));
-    toggle.textContent = on ? 'Speak: on' : 'Speak: off';
+    toggle.textContent = on ? t('trust.speakOn') : t('trust.speakOff');
   };
   toggle.addEventListener('click', () => {
     localStorage.setItem(SPEECH_KEY, localStorage.getItem(SPEECH_KEY) === 'on' ? 'off' : 'on');
@@ -223,7 +225,7 @@ function setupSpeech() {
   show();
 }
 
-/** Speaks each new roll of the shown game once ("Ann rolled 3, 5 and 6"), when the toggle is on. */
+/** Speaks each new roll of the shown game once ("Ann rolled 3, 5 and 6"), in the page's language, when the toggle is on. */
 function announce(game) {
   const last = game.lastRoll;
   const key = last ? `${game.id}:${last.seq}` : `${game.id}:none`;
@@ -231,10 +233,14 @@ function announce(game) {
   if (key === spokenKey) return;
   spokenKey = key;
   if (first || !last || localStorage.getItem(SPEECH_KEY) !== 'on' || !('speechSynthesis' in window)) return;
-  const who = game.players[game.recentRolls?.at(-1)?.player ?? 0] ?? 'Roll';
-  const values = last.values.map(String);
-  const list = values.length > 1 ? `${values.slice(0, -1).join(', ')} and ${values.at(-1)}` : values[0];
-  window.speechSynthesis.speak(new SpeechSynthesisUtterance(`${who} rolled ${list}`));
+  window.speechSynthesis.speak(spokenRoll(game.players[game.recentRolls?.at(-1)?.player ?? 0] ?? t('speech.someone'), last.values));
+}
+
+/** The utterance of a roll: the sentence in the page's language, spoken by a voice of that language. */
+export function spokenRoll(name, values) {
+  const utterance = new SpeechSynthesisUtterance(t('speech.rolled', { name, dice: values }));
+  utterance.lang = lang;
+  return utterance;
 }
 
 export function renderTrust(game, ctx) {

@@ -1,0 +1,142 @@
+/**
+ * The pages' texts (src/api/public/i18n/*.json, one file per language): every language has every key of
+ * English and no other, with the same {parameters} and the plural forms its language needs; every key the
+ * pages use and every game, option and feed line has its English words; and words are put together as the
+ * pages do (i18n-core.js).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GAMES } from '../../src/games/index.js';
+import { LANGUAGES, lookup, pickLanguage, translate, type Texts } from '../../src/api/public/i18n-core.js';
+
+const PUBLIC = join(import.meta.dirname, '../../src/api/public');
+const texts = (lang: string): Texts => JSON.parse(readFileSync(join(PUBLIC, 'i18n', `${lang}.json`), 'utf8'));
+const en = texts('en');
+const OTHERS = Object.keys(LANGUAGES).filter((l) => l !== 'en');
+
+type Leaf = string | Record<string, string>;
+const isPluralNode = (v: unknown): v is Record<string, string> => typeof v === 'object' && v !== null && typeof (v as { other?: unknown }).other === 'string';
+
+/** Every text of a file by its dotted key (plural forms are one text). */
+function leaves(node: Texts, prefix = ''): Map<string, Leaf> {
+  const out = new Map<string, Leaf>();
+  for (const [k, v] of Object.entries(node)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string' || isPluralNode(v)) out.set(key, v as Leaf);
+    else for (const [kk, vv] of leaves(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+const forms = (leaf: Leaf) => (typeof leaf === 'string' ? [leaf] : Object.values(leaf));
+const params = (leaf: Leaf) => [...new Set(forms(leaf).flatMap((f) => [...f.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort();
+/** The plural categories a language uses for whole numbers (Czech: one, few, other; 'many' is for fractions). */
+const categories = (lang: string) => [...new Set(Array.from({ length: 200 }, (_, n) => new Intl.PluralRules(lang).select(n)))].sort();
+
+const englishLeaves = leaves(en);
+
+describe('the language files', () => {
+  it('are English, Finnish, Czech and Greek, one file each', () => {
+    expect(readdirSync(join(PUBLIC, 'i18n')).sort()).toEqual(['cs.json', 'el.json', 'en.json', 'fi.json']);
+  });
+
+  it.each(OTHERS)('%s has every English key and no other', (lang) => {
+    const keys = [...leaves(texts(lang)).keys()];
+    expect(englishLeaves.size).toBeGreaterThan(300);
+    expect({ missing: [...englishLeaves.keys()].filter((k) => !keys.includes(k)), extra: keys.filter((k) => !englishLeaves.has(k)) }).toEqual({ missing: [], extra: [] });
+  });
+
+  it.each(Object.keys(LANGUAGES))('%s: the same {parameters} as English in every text, no empty text, and every plural form its language needs', (lang) => {
+    const problems: string[] = [];
+    for (const [key, leaf] of leaves(texts(lang))) {
+      const english = englishLeaves.get(key);
+      if (english === undefined) continue;
+      if (JSON.stringify(params(leaf)) !== JSON.stringify(params(english))) problems.push(`${key}: {${params(leaf).join('}, {')}} where English has {${params(english).join('}, {')}}`);
+      if (forms(leaf).some((f) => f.trim() === '')) problems.push(`${key}: empty`);
+      if (typeof leaf !== 'string') {
+        if (!params(english).includes('count')) problems.push(`${key}: plural forms without a {count} to choose them`);
+        const missing = categories(lang).filter((c) => !(c in leaf));
+        if (missing.length) problems.push(`${key}: no plural form for ${missing.join(', ')}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the keys the pages use', () => {
+  const files = readdirSync(PUBLIC).filter((f) => /\.(js|html)$/.test(f));
+  const used = new Map<string, string>();
+  for (const file of files) {
+    const source = readFileSync(join(PUBLIC, file), 'utf8');
+    for (const m of source.matchAll(/\b(?:t|tOr)\(\s*'([^']+)'/g)) used.set(m[1] as string, file);
+    for (const m of source.matchAll(/data-i18n(?:-[a-z-]+)?="([^"]+)"/g)) used.set(m[1] as string, file);
+  }
+
+  it('are found (the scan sees the pages)', () => {
+    expect(used.get('history.choose')).toBe('history.html');
+    expect(used.get('feed.heading')).toBe('table-feed.js');
+    expect(used.size).toBeGreaterThan(100);
+  });
+
+  it('every t(…) and data-i18n key in the public JS and HTML has English words', () => {
+    expect([...used].filter(([key]) => typeof lookup(en, key) !== 'string' && !isPluralNode(lookup(en, key))).map(([key, file]) => `${file}: ${key}`)).toEqual([]);
+  });
+
+  it('every line of the table feed (src/games/feed-words.ts) has English words', () => {
+    const source = readFileSync(join(import.meta.dirname, '../../src/games/feed-words.ts'), 'utf8');
+    const keys = [...source.matchAll(/\btext\(\s*'(\w+)'/g), ...source.matchAll(/\?\s*'(\w+)'\s*:\s*'(\w+)'/g)].flatMap((m) => m.slice(1)).map((k) => `feed.${k}`);
+    expect(keys).toContain('feed.throwsOneDie');
+    expect(keys.filter((k) => !englishLeaves.has(k))).toEqual([]);
+  });
+
+  it('every game has a name and a rule summary, every option a label, every option value in words a text; nothing else', () => {
+    const problems: string[] = [];
+    const games = (en.games ?? {}) as Record<string, { options?: Record<string, { values?: Record<string, string> }> }>;
+    for (const def of Object.values(GAMES)) {
+      for (const part of ['name', 'rules']) if (typeof lookup(en, `games.${def.id}.${part}`) !== 'string') problems.push(`${def.id}: no ${part}`);
+      for (const spec of def.optionSpecs) {
+        if (typeof lookup(en, `games.${def.id}.options.${spec.name}.label`) !== 'string') problems.push(`${def.id}.${spec.name}: no label`);
+        // Values that are words ('shared', 'noWinner') need plain ones; numbers and lists of faces are their own words.
+        if (spec.type === 'choice') for (const c of spec.choices) if (/^[A-Za-z]+$/.test(c) && typeof lookup(en, `games.${def.id}.options.${spec.name}.values.${c}`) !== 'string') problems.push(`${def.id}.${spec.name}: no words for '${c}'`);
+      }
+      for (const [name, option] of Object.entries(games[def.id]?.options ?? {})) {
+        const spec = def.optionSpecs.find((s) => s.name === name);
+        if (!spec) problems.push(`${def.id}.${name}: no such option`);
+        for (const value of Object.keys(option.values ?? {})) if (spec?.type !== 'choice' || !spec.choices.includes(value)) problems.push(`${def.id}.${name}: no such value '${value}'`);
+      }
+    }
+    for (const id of Object.keys(games)) if (!(id in GAMES)) problems.push(`${id}: no such game`);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('putting a text in words', () => {
+  const cs = texts('cs');
+  it('fills in parameters, lists in the language\'s way, and a text given as a parameter', () => {
+    expect(translate(en, en, 'en', 'feed.shut', { name: 'Ann', boxes: [3, 6, 9] })).toBe('Ann shut 3, 6 and 9');
+    expect(translate(en, en, 'en', 'feed.bid', { name: 'Ann', bid: { key: 'feed.bidDice', params: { count: 4, face: 5 } } })).toBe('Ann bid 4 × 5');
+    expect(translate(en, en, 'en', 'feed.wins', { name: { key: 'feed.theTable', params: {} } })).toBe('The table wins!');
+    expect(translate(cs, en, 'cs', 'feed.shareWin', { names: ['Jana', 'Petr'] })).toMatch(/^Jana a\sPetr se dělí o vítězství$/); // Czech joins with 'a' (and a no-break space)
+  });
+
+  it('chooses the plural form by {count} with the language\'s rules', () => {
+    expect(translate(en, en, 'en', 'feed.lostLives', { name: 'Ben', count: 1 })).toBe('Ben lost a life');
+    expect(translate(en, en, 'en', 'feed.lostLives', { name: 'Ben', count: 2 })).toBe('Ben lost 2 lives');
+    const csForms = lookup(cs, 'feed.lostDice') as Record<string, string>;
+    expect(translate(cs, en, 'cs', 'feed.lostDice', { name: 'Petr', count: 3 })).toBe(csForms.few?.replace('{name}', 'Petr').replace('{count}', '3'));
+    expect(translate(cs, en, 'cs', 'feed.lostDice', { name: 'Petr', count: 5 })).toBe(csForms.other?.replace('{name}', 'Petr').replace('{count}', '5'));
+  });
+
+  it('falls back to English, then to the key itself, and leaves an unknown {parameter} as it is', () => {
+    expect(translate({}, en, 'fi', 'feed.stopped', { name: 'Ann' })).toBe('Ann stopped');
+    expect(translate({}, {}, 'fi', 'feed.nothing')).toBe('feed.nothing');
+    expect(translate(en, en, 'en', 'feed.stopped')).toBe('{name} stopped');
+  });
+
+  it('picks the first wanted language it has, by its base (fi-FI is fi), else English', () => {
+    expect(pickLanguage([null, 'de-DE', 'cs-CZ', 'fi'])).toBe('cs');
+    expect(pickLanguage(['el'])).toBe('el');
+    expect(pickLanguage(['de', 'sv'])).toBe('en');
+    expect(pickLanguage([])).toBe('en');
+  });
+});
