@@ -7,10 +7,17 @@ import { LANGUAGES, pickLanguage, translate } from './i18n-core.js';
 const SAVED_KEY = 'dice-tower-language';
 const ATTRIBUTES = ['title', 'placeholder', 'aria-label', 'alt'];
 
+// A language file that cannot be loaded must not blank the page: its texts fall back to English, then to the
+// keys themselves, and the console names the file.
 const load = async (code) => {
-  const res = await fetch(`/i18n/${code}.json`);
-  if (!res.ok) throw new Error(`the texts of language '${code}' could not be loaded: ${res.status} ${res.statusText}`);
-  return res.json();
+  try {
+    const res = await fetch(`/i18n/${code}.json`);
+    if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+    return await res.json();
+  } catch (err) {
+    console.error(`the texts of language '${code}' (/i18n/${code}.json) could not be loaded: ${err.message}`);
+    return {};
+  }
 };
 
 /** The language the page is shown in (en, fi, cs, el): ?lang= (the overlay in streaming software), the saved choice, the browser's. */
@@ -42,7 +49,10 @@ export function languageSwitch() {
   for (const [code, name] of Object.entries(LANGUAGES)) select.append(new Option(name, code, false, code === lang));
   select.addEventListener('change', () => {
     localStorage.setItem(SAVED_KEY, select.value);
-    location.reload();
+    // ?lang= comes first when the page is opened, so a choice made here drops it.
+    const url = new URL(location.href);
+    url.searchParams.delete('lang');
+    location.replace(url);
   });
   return select;
 }
