@@ -9,6 +9,8 @@ import { renderCoach } from './coach-view.js';
 import { renderGameControls } from './game-controls.js';
 import { offerRecentNames } from './recent-names.js';
 import { renderTableFeed } from './table-feed.js';
+import { renderBluffTable } from './bluff-table.js';
+import { isBluffing } from './bluff-ui.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -338,9 +340,10 @@ function statusText(board, name) {
 const holdActions = (game) => (game.actions ?? []).filter((a) => a.type === 'hold' || a.type === 'release');
 const canToggle = (game, slot) => holdActions(game).some((a) => Array.isArray(a.dice) && a.dice.includes(slot));
 
-/** The actions drawn as buttons: everything the dice and the scorecard do not already offer. */
+/** The actions drawn as buttons: everything the dice and the scorecard do not already offer (bluffing games: bluff-table.js). */
 function decisionActions(game) {
   const b = game.board;
+  if (isBluffing(game)) return [];
   return (game.actions ?? []).filter((a) => {
     if (a.type === 'hold' || a.type === 'release') return false;
     if (a.type === 'score' && b.kind === 'scorecard') return false;
@@ -395,6 +398,7 @@ function render() {
   renderPanels(game);
   renderDice(game, busy);
   renderControls(game, busy);
+  renderBluffTable(game, (action) => act(game, action), render);
   renderCamera(game);
   renderResult(game);
   renderSeatLinks(game);
@@ -925,7 +929,8 @@ function renderDice(game, busy) {
     );
   });
   $('dice').replaceChildren(...faces);
-  $('dice').hidden = dice.length === 0;
+  // A bluffing game's cups are counts (bluff-table.js), never rows of blank dice.
+  $('dice').hidden = dice.length === 0 || isBluffing(game);
 }
 
 function renderControls(game, busy) {
