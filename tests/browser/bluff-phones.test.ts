@@ -2,7 +2,8 @@
  * Phones that play (#46) in headless Chromium: a whole Bluff game in which
  * every bid, challenge and stacked-throw declaration is made on the players'
  * phones, and a few rounds of Bluffi the same way. The operator only types the
- * secret throws in (through the API: the throws are not the subject here).
+ * secret throws in (through the API: the throws are not the subject here), and
+ * makes one Bluffi acceptance on the big screen, which can still make any move.
  * Checked on the way: each phone shows its own dice only, with stars drawn as
  * stars, the round's bids as a list and its moves only on its turn; the big
  * screen shows each cup as a count, with no blank dice and no list of bids.
@@ -183,7 +184,7 @@ async function checkRound(id: string, state: BluffState, phones: Page[], screen:
 }
 
 describe('Bluffi played from the phones', () => {
-  it('plays rounds with every announcement, acceptance and call made on the phones', async () => {
+  it('plays rounds with every announcement and call made on the phones, and one acceptance on the big screen', async () => {
     const { id, screen, phones, roll } = await openTable('bluffi', ['Ann', 'Bob', 'Cid'], {});
     const random = seededRandom(7);
     const calls = { announce: 0, accept: 0, challenge: 0 };
@@ -208,6 +209,12 @@ describe('Bluffi played from the phones', () => {
         await setStepper(phone, 'claim-total', String(choice.total), Array.from({ length: 19 }, (_, i) => String(i)));
         await tap(phone, 'announce-button', id);
         calls.announce++;
+      } else if (choice.type === 'accept' && calls.accept === 0) {
+        // The operator can still make a player's move: the first acceptance is made on the big screen.
+        const accept = screen.getByTestId('bluff-table').getByTestId('accept-button');
+        await poll(() => accept.textContent()).toBe(`${state.players[seat]!.name} believes it`);
+        await tap(screen, 'accept-button', id);
+        calls.accept++;
       } else if (choice.type === 'accept') {
         await poll(() => phones[seat]!.getByTestId('accept-button').count()).toBe(1);
         await tap(phones[seat]!, 'accept-button', id);
@@ -225,6 +232,7 @@ describe('Bluffi played from the phones', () => {
       }
     }
     expect(calls.announce).toBeGreaterThan(2);
+    expect(calls.accept).toBeGreaterThan(1);
     expect(calls.challenge).toBeGreaterThanOrEqual(2);
     expect(await screen.getByTestId('dice').isVisible()).toBe(false);
   }, 180_000);

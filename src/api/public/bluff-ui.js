@@ -34,13 +34,16 @@ export const TEXT = {
   bid: (label) => `Bid ${label}`,
   tooLow: (label) => `${label} does not beat the current bid: raise the count or the face.`,
   challenge: 'Challenge: I do not believe it',
+  challengeFor: (name) => `${name} challenges the bid`,
   stacked: 'My dice landed stacked: throw them again',
   stackedFor: (name) => `${name}'s dice landed stacked: throw them again`,
   show: (face) => `Show my ${face} and re-throw the rest`,
   showDie: (n) => `Show die ${n} and re-throw the rest`,
   keepHidden: 'Keep all my dice hidden',
+  keepHiddenFor: (name) => `${name} keeps every die hidden`,
   announce: (total) => `Announce ${total}`,
   accept: 'I believe it',
+  acceptFor: (name) => `${name} believes it`,
   callBluffi: 'Call "Bluffi!"',
   callBluffiFor: (name) => `${name} calls "Bluffi!"`,
   waiting: (name) => `Waiting for ${name}.`,
@@ -208,9 +211,9 @@ export function moveControls(game, seat, send, redraw) {
     const bids = bluffBids(game, mine);
     if (bids.length) parts.push(bidPicker(game, bids, send, redraw));
     for (const a of mine) {
-      if (a.type === 'challenge') parts.push(button(a, TEXT.challenge, 'challenge-button', 'danger move'));
+      if (a.type === 'challenge') parts.push(button(a, seat === null ? TEXT.challengeFor(name(game.board.current)) : TEXT.challenge, 'challenge-button', 'danger move'));
       if (a.type === 'rethrow') parts.push(button(a, seat === null ? TEXT.stackedFor(name(game.state.lastThrow?.seat)) : TEXT.stacked, 'rethrow-button'));
-      if (a.type === 'keepHidden') parts.push(button(a, TEXT.keepHidden, 'keep-hidden-button'));
+      if (a.type === 'keepHidden') parts.push(button(a, seat === null ? TEXT.keepHiddenFor(name(game.board.current)) : TEXT.keepHidden, 'keep-hidden-button'));
       if (a.type === 'show') {
         const value = game.state.dice[a.dice[0]];
         const n = a.dice[0] - game.board.current * game.state.cupSize + 1;
@@ -221,7 +224,7 @@ export function moveControls(game, seat, send, redraw) {
     const totals = mine.filter((a) => a.type === 'announce');
     if (totals.length) parts.push(announcePicker(game, totals, send, redraw));
     for (const a of mine) {
-      if (a.type === 'accept') parts.push(button(a, TEXT.accept, 'accept-button'));
+      if (a.type === 'accept') parts.push(button(a, seat === null ? TEXT.acceptFor(name(game.board.current)) : TEXT.accept, 'accept-button'));
       if (a.type === 'challenge') {
         const own = seat !== null || a.by === game.board.current;
         parts.push(button(a, own ? TEXT.callBluffi : TEXT.callBluffiFor(name(a.by)), `challenge-button${own ? '' : `-${a.by}`}`, 'danger move'));
