@@ -40,7 +40,7 @@ async function newGame(game: string, players: string[], options: Record<string, 
     return res.json();
   };
   const operator = (action: Record<string, unknown>) => app.inject({ method: 'POST', url: `/api/games/${id}/actions`, headers: auth, payload: action });
-  return { id, phone, roll, operator };
+  return { id, tokens, phone, roll, operator };
 }
 
 describe('Bluff from the phones', () => {
@@ -103,6 +103,28 @@ describe('Bluff from the phones', () => {
     const late = await g.phone(1, { type: 'bid', position: 3, face: 4 });
     expect(late.statusCode).toBe(403);
     expect(late.json().message).toBe('Bob cannot bid now: the game is over.');
+  });
+});
+
+describe('Bluff variant 2 from the phones', () => {
+  it("lets the bidder alone show dice or keep them hidden, and names each action's seat in the view", async () => {
+    const g = await newGame('bluff', ['Ann', 'Bob'], { dicePerPlayer: '3', showAndReroll: true });
+    await g.roll([6, 2, 3]);
+    await g.roll([4, 4, 1]);
+    const bid = await g.phone(0, { type: 'bid', position: 1, face: 3 });
+    expect(bid.statusCode, bid.body).toBe(200);
+    // Every open action is Ann's: showing a die or keeping them all hidden.
+    expect(bid.json().actions.map((a: { type: string }) => a.type)).toEqual(['keepHidden', 'show', 'show', 'show']);
+    expect(bid.json().actors).toEqual([0, 0, 0, 0]);
+    const bobs = await g.phone(1, { type: 'keepHidden' });
+    expect(bobs.statusCode).toBe(403);
+    expect(bobs.json().message).toBe("Bob cannot keepHidden now: it is Ann's to make.");
+    const shown = await g.phone(0, { type: 'show', dice: [0] });
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json().request).toMatchObject({ player: 0, slots: [1, 2] });
+    // The star she showed lies face up for everyone, Bob's phone included.
+    const bob = (await app.inject({ url: `/api/games/${g.id}/seats/1?token=${encodeURIComponent(g.tokens[1] ?? '')}` })).json();
+    expect(bob.state.dice).toEqual([6, null, null, 4, 4, 1]);
   });
 });
 

@@ -178,6 +178,7 @@ async function checkRound(id: string, state: BluffState, phones: Page[], screen:
   // No blank dice slots and no list of every possible bid on the big screen; the operator has the same steppers.
   expect(await screen.getByTestId('dice').isVisible()).toBe(false);
   expect(await screen.locator('[data-testid=action-select-bid]').count()).toBe(0);
+  expect(await screen.locator('[data-testid=table-board] [data-column=cup]').count()).toBe(0);
   expect(await screen.getByTestId('bluff-table').getByTestId('bid-picker').isVisible()).toBe(true);
   await poll(() => screen.getByTestId('bluff-table').getByTestId('bid-button').isEnabled()).toBe(true);
   void id;

@@ -16,11 +16,14 @@ function section() {
 /**
  * Draws the cups and the moves for a bluffing game (the scoreboard leaves out
  * its own dice and decisions then); for any other game it hides itself.
- * `send(action)` makes a move as the operator; `redraw()` draws the page again.
+ * `busy`: the tower is rolling. `send(action)` makes a move as the operator;
+ * `redraw()` draws the page again.
  */
-export function renderBluffTable(game, send, redraw) {
+export function renderBluffTable(game, busy, send, redraw) {
   const el = section();
   el.hidden = !isBluffing(game) || Boolean(game.result);
   if (el.hidden) return;
   el.replaceChildren(cupStrip(game), moveControls(game, null, send, redraw) ?? '');
+  // While the tower rolls the moves wait, as the other games' buttons do.
+  for (const button of el.querySelectorAll('button')) button.disabled ||= busy;
 }

@@ -398,7 +398,7 @@ function render() {
   renderPanels(game);
   renderDice(game, busy);
   renderControls(game, busy);
-  renderBluffTable(game, (action) => act(game, action), render);
+  renderBluffTable(game, busy, (action) => act(game, action), render);
   renderCamera(game);
   renderResult(game);
   renderSeatLinks(game);
@@ -794,7 +794,8 @@ function renderScorecard(game, busy) {
 
 function renderTable(game) {
   const b = game.board;
-  const columns = b.columns ?? [];
+  // Bluff's cups are drawn as counts beside the dice (bluff-table.js), not as a row of '?'.
+  const columns = (b.columns ?? []).filter((c) => !(isBluffing(game) && c.id === 'cup'));
   const { winners, isCurrent, cls } = playerClasses(game);
   const head = h(
     'thead',
