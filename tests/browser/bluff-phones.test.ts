@@ -171,6 +171,8 @@ async function checkRound(id: string, state: BluffState, phones: Page[], screen:
     expect(await phone.locator('[data-testid=own-dice] svg.star').count()).toBe(cup.filter((d) => d === STAR).length);
     expect(await phone.locator('[data-testid=own-dice] svg.star circle').count()).toBe(0);
     expect(await phone.getByTestId('bid-now').textContent()).toBe('No bid yet this round');
+    // Laid out for the phone: nothing wider than its 390 px.
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   }
   for (const [seat, p] of state.players.entries()) {
     await poll(() => screen.getByTestId(`cup-count-${seat}`).textContent()).toBe(p.dice === 0 ? 'out' : `${p.dice} ${p.dice === 1 ? 'die' : 'dice'}`);

@@ -23,7 +23,6 @@ export const TEXT = {
   claimNow: 'Current announcement',
   noClaim: 'Nothing announced yet this round',
   claimsThisRound: 'Announced this round',
-  lastChallenge: 'Last challenge',
   count: 'How many',
   face: 'Of which face',
   total: 'Total',
@@ -130,7 +129,7 @@ export function bidBoard(game) {
       ? h(
           'details',
           { class: 'last-challenge', 'data-testid': 'last-challenge' },
-          h('summary', {}, challenge.label.replace(/^Last challenge|^Last "Bluffi!"/, TEXT.lastChallenge)),
+          h('summary', {}, challenge.label),
           h('dl', {}, challenge.items.flatMap((item) => [h('dt', {}, item.label), h('dd', {}, String(item.value ?? '—'))])),
         )
       : null,
