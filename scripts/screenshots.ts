@@ -90,16 +90,22 @@ try {
   await overlay.getByTestId('overlay-scores').locator('li').first().waitFor();
   await shot('overlay', (path) => overlay.screenshot({ path, omitBackground: true }));
 
-  // A game with secret throws, and Ann's private page on a phone.
-  const duel = table.create('bluff', ['Ann', 'Bob']);
-  await table.roll(duel.id);
+  // Bluff with phones: three cups typed in (a star among Bob's), two bids made; Bob's phone on his turn, and the big screen.
+  const bluffGame = table.create('bluff', ['Ann', 'Bob', 'Cid']);
+  for (const values of [[3, 5, 1, 5, 2, 4], [6, 5, 5, 2, 6, 3], [4, 4, 1, 6, 2, 5]]) await table.roll(bluffGame.id, values);
+  table.act(bluffGame.id, { type: 'bid', position: 4, face: 5 } as { type: string });
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const player = await phone.newPage();
-  const [ann] = table.seatTokensOf(duel.id);
-  await player.goto(`${base}/player.html?game=${duel.id}&seat=0&token=${ann}`);
-  await player.getByTestId('player-name').waitFor();
-  await player.waitForTimeout(500);
-  await shot('player-phone', (path) => player.screenshot({ path }));
+  const bob = table.seatTokensOf(bluffGame.id)[1];
+  await player.goto(`${base}/player.html?game=${bluffGame.id}&seat=1&token=${bob}`);
+  await player.getByTestId('bid-picker').waitFor();
+  await player.getByTestId('bid-count-up').click();
+  await shot('bluff-phone-390', (path) => player.screenshot({ path, fullPage: true }));
+  const screen = await context.newPage();
+  await screen.setViewportSize({ width: 1280, height: 720 });
+  await screen.goto(`${base}/?game=${bluffGame.id}`);
+  await screen.getByTestId('bluff-cups').waitFor();
+  await shot('bluff-table-1280', (path) => screen.screenshot({ path }));
 } finally {
   await browser.close();
   await app.close();

@@ -11,7 +11,7 @@ import { SeededRandom, TowerError, type Camera, type Tower } from './hardware/in
 import type { DiceReader, DiceReading } from './vision/index.js';
 import type { GameStore } from './storage/index.js';
 import { StoreError } from './storage/index.js';
-import { GAMES, actingSeat, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
+import { GAMES, actingSeat, actionSeat, findReserved, isInvalid, type AnyGameDef, type DiceRequest, type GameResult } from './games/index.js';
 import type { CoachLibrary } from './coach/library.js';
 import { strongMove } from './coach/strong-bot.js';
 import { replay, replayedVersion, effectiveValues, type EndedRecord, type ReplayStep } from './table-replay.js';
@@ -511,12 +511,19 @@ export class Table {
   }
 
   /**
-   * A seat's own decision from its private page (a secret card it holds):
-   * only on its own turn; the game refuses what its rules do not allow.
+   * A seat's own decision from its private page (a secret card, a bid, a
+   * challenge): only an action the game names this seat for (`actionSeat`:
+   * on its turn, or its own stacked throw); the game refuses what its rules
+   * do not allow.
    */
   actForSeat(id: string, seat: number, token: string, action: { type: string }): TableGame {
     const game = this.checkSeat(id, seat, token);
-    if (this.actingSeat(game) !== seat) throw new TableError('table/not_your_turn', `It is not ${game.players[seat] ?? `seat ${seat}`}'s turn.`, 409);
+    const actor = actionSeat(this.definition(game), game.state, action);
+    if (actor !== seat) {
+      const name = (s: number) => game.players[s] ?? `seat ${s}`;
+      const why = actor === null ? 'the game is over' : `it is ${name(actor)}'s to make`;
+      throw new TableError('table/not_your_turn', `${name(seat)} cannot ${action.type} now: ${why}.`, 403);
+    }
     return this.act(id, action);
   }
 

@@ -51,6 +51,8 @@ export const GameViewSchema = {
     ended: EndedSchema,
     feed: FeedSchema,
     seatsClaimed: { type: 'array', items: { type: 'boolean' } },
+    /** The seat that makes each of `actions`, by index (its private page offers only its own). */
+    actors: { type: 'array', items: { type: ['integer', 'null'] } },
     viewer: { type: ['integer', 'null'] },
     version: { type: 'integer' },
     createdAt: { type: 'number' },

@@ -264,6 +264,8 @@ export interface BluffState {
   /** Seat that opens this round's bidding. */
   readonly starter: number;
   readonly bid: BluffBid | null;
+  /** This round's bids, oldest first (the current one last), for the players' bid list. */
+  readonly bids: readonly BluffBid[];
   /** The latest throw, which its owner may still declare stacked until someone bids or challenges. */
   readonly lastThrow: ThrowSlots | null;
   /** Dice declared stacked, waiting to be re-thrown. */
@@ -332,6 +334,7 @@ function startRound(state: BluffState, starter: number, round: number): BluffSta
     toThrow: order,
     starter,
     bid: null,
+    bids: [],
     lastThrow: null,
     rethrow: null,
     round,
@@ -366,8 +369,9 @@ function applyBid(state: BluffState, position: unknown, face: unknown): BluffSta
   const pos = position as number;
   const bid: BluffBid = { position: pos, face: face as number, quantity: (track[pos - 1] as Field).quantity, bidder: state.current };
   const hidden = cupSlots(state, state.current).filter((s) => !state.shown[s]);
-  if (state.options.showAndReroll && hidden.length >= 2) return { ...state, bid, phase: 'show', lastThrow: null };
-  return { ...state, bid, current: nextActive(state.players, state.current), lastThrow: null };
+  const bids = [...state.bids, bid];
+  if (state.options.showAndReroll && hidden.length >= 2) return { ...state, bid, bids, phase: 'show', lastThrow: null };
+  return { ...state, bid, bids, current: nextActive(state.players, state.current), lastThrow: null };
 }
 
 function applyShow(state: BluffState, slots: unknown): BluffState | InvalidAction {
@@ -465,6 +469,7 @@ function board(state: BluffState): TableBoard {
         { label: 'Round', value: state.round },
       ],
     },
+    { id: 'bids', label: 'Bids this round', items: state.bids.map((b) => ({ label: playerName(state, b.bidder), value: bidLabel(b.quantity, b.face) })) },
     {
       id: 'board',
       label: 'Bidding board',
@@ -571,6 +576,8 @@ export const bluff: GameDef<BluffState, BluffAction, BluffOptions> = {
   board,
   playerView,
   bot,
+  // A throw declared stacked is its owner's to declare, whoever throws next.
+  actor: (state, action) => (action.type === 'rethrow' ? (state.lastThrow?.seat ?? null) : null),
 
   setup(players, options) {
     const opts = resolveOptions<BluffOptions>('Bluff', OPTION_SPECS, options);
@@ -589,6 +596,7 @@ export const bluff: GameDef<BluffState, BluffAction, BluffOptions> = {
       toThrow: [],
       starter: 0,
       bid: null,
+      bids: [],
       lastThrow: null,
       rethrow: null,
       centre: 0,

@@ -122,6 +122,8 @@ export interface BluffiState {
   /** The announcement standing in this round, and who made it. */
   readonly announcement: number | null;
   readonly announcer: number | null;
+  /** This round's announcements, oldest first (the standing one last), for the players' list. */
+  readonly claims: readonly { readonly seat: number; readonly total: number }[];
   /** Counters paid for accepted announcements (out of the game). */
   readonly pot: number;
   readonly round: number;
@@ -154,6 +156,7 @@ const newRound = (state: BluffiState, starter: number, round: number): BluffiSta
   visibleTo: [],
   announcement: null,
   announcer: null,
+  claims: [],
   round,
 });
 
@@ -179,7 +182,7 @@ function applyAnnounce(state: BluffiState, total: unknown): BluffiState | Invali
   const min = minimumAnnouncement(state.announcement) as number;
   if (!isIntIn(total, MIN_TOTAL, MAX_TOTAL)) return invalid('game/bad_announcement', `An announcement is a total of three dice, ${MIN_TOTAL} to ${MAX_TOTAL}; got ${show(total)}.`);
   if (total < min) return invalid('game/announce_too_low', `The announcement must beat ${state.announcement}: ${min} or more.`);
-  return { ...state, phase: 'respond', announcement: total, announcer: state.current, current: nextSeat(state, state.current) };
+  return { ...state, phase: 'respond', announcement: total, announcer: state.current, claims: [...state.claims, { seat: state.current, total }], current: nextSeat(state, state.current) };
 }
 
 function applyAccept(state: BluffiState): BluffiState | InvalidAction {
@@ -258,6 +261,7 @@ function board(state: BluffiState): TableBoard {
         { label: 'Round', value: state.round },
       ],
     },
+    { id: 'claims', label: 'Announced this round', items: state.claims.map((c) => ({ label: playerName(state, c.seat), value: c.total })) },
     { id: 'pot', label: 'Pot', items: [{ label: 'Counters', value: state.pot }] },
   ];
   if (state.phase === 'throwOff') {
@@ -330,6 +334,8 @@ export const bluffi: GameDef<BluffiState, BluffiAction, BluffiOptions> = {
   board,
   playerView,
   bot,
+  // With challengeBy 'anyone' a caller other than the next player names themself.
+  actor: (_state, action) => (action.type === 'challenge' && typeof action.by === 'number' ? action.by : null),
 
   setup(players, options) {
     const opts = resolveOptions<BluffiOptions>('Bluffi', OPTION_SPECS, options);
@@ -346,6 +352,7 @@ export const bluffi: GameDef<BluffiState, BluffiAction, BluffiOptions> = {
       throwOff: players.map(() => null),
       announcement: null,
       announcer: null,
+      claims: [],
       pot: 0,
       round: 0,
       lastChallenge: null,

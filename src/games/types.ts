@@ -104,6 +104,13 @@ export interface GameDef<State, Action extends { type: string }, Options> {
    * not over; `random` gives numbers in [0, 1).
    */
   bot(state: State, random: () => number): Action | null;
+  /**
+   * The seat that makes `action` when that is not the seat to act (Bluff: the
+   * owner of a throw declared stacked; Bluffi: anyone calling "Bluffi!"), or
+   * null for the seat to act. Absent: always the seat to act. A seat's private
+   * page may send only the actions this names it for.
+   */
+  actor?(state: State, action: Action): number | null;
 }
 
 /** Thrown by `setup` when players or options are unusable. */

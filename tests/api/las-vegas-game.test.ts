@@ -85,12 +85,12 @@ describe('Las Vegas through the API', () => {
         towerRolls++;
       } else if (choice.type === 'playCard' || (choice.type === 'place' && choice.earlyPayout === true)) {
         const seat = state.current;
-        res = await app.inject({ method: 'POST', url: `/api/games/${id}/seats/${seat}/actions?token=${encodeURIComponent(token(seat))}`, payload: choice });
-        cardsPlayed++;
         // Another seat cannot play for this one.
         const other = (seat + 1) % 3;
         const refused = await app.inject({ method: 'POST', url: `/api/games/${id}/seats/${other}/actions?token=${encodeURIComponent(token(other))}`, payload: choice });
-        expect(refused.statusCode).toBe(409);
+        expect(refused.statusCode).toBe(403);
+        res = await app.inject({ method: 'POST', url: `/api/games/${id}/seats/${seat}/actions?token=${encodeURIComponent(token(seat))}`, payload: choice });
+        cardsPlayed++;
       } else {
         res = await app.inject({ method: 'POST', url: `/api/games/${id}/actions`, payload: choice });
       }

@@ -2,7 +2,9 @@
 // opened from the link or QR code the scoreboard gives each player. The token
 // in the URL is the key; the page refetches its view whenever the game changes.
 
-import { PIPS, SVG_NS } from './dom.js';
+import { dieFace, h } from './dom.js';
+import { isBluffing } from './bluff-ui.js';
+import { bluffPhone } from './bluff-phone.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game') ?? '';
@@ -10,29 +12,6 @@ const seat = Number(params.get('seat'));
 const token = params.get('token') ?? '';
 
 const $ = (id) => document.getElementById(id);
-
-function svg(tag, attrs, children = []) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  el.append(...children);
-  return el;
-}
-
-function el(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  if (className) node.className = className;
-  return node;
-}
-
-function dieFace(value) {
-  const pips = PIPS[value] ?? [];
-  const face = svg('svg', { viewBox: '0 0 100 100', class: value ? 'die' : 'die hidden', 'data-value': value ?? '' }, [
-    svg('rect', { x: 4, y: 4, width: 92, height: 92, rx: 16 }),
-    ...pips.map(([cx, cy]) => svg('circle', { cx, cy, r: 9.5 })),
-  ]);
-  return face;
-}
 
 function showError(message) {
   const box = $('error');
@@ -44,39 +23,35 @@ function render(view) {
   $('game-name').textContent = view.name;
   $('player-name').textContent = view.players[seat] ?? '';
   $('status').textContent = view.result ? 'Game over' : view.board.status;
+  const bluffing = isBluffing(view);
+  $('bluff').hidden = !bluffing;
+  $('generic').hidden = bluffing;
+  if (bluffing) $('bluff').replaceChildren(...bluffPhone(view, seat, (a) => play(a).catch((err) => showError(String(err))), () => render(view)).filter(Boolean));
+  else renderGeneric(view);
+}
+
+/** Any other game: this seat's dice, the table, each panel as a list, and the seat's own moves (Las Vegas cards). */
+function renderGeneric(view) {
   // Own dice: the state as this seat sees it; the board's dice are the table's.
-  const dice = $('dice');
-  dice.replaceChildren(...view.board.dice.map((d) => dieFace(d)));
-  const table = $('table');
+  $('dice').replaceChildren(...view.board.dice.map((d) => dieFace(d, d ? 'die' : 'die hidden')));
   const board = view.board;
   const rows = board.kind === 'table' ? board.columns : board.rows.filter((r) => r.kind === 'total');
-  const head = el('tr');
-  head.append(el('th', ''), ...rows.map((c) => el('th', c.label)));
-  const body = board.players.map((p, i) => {
-    const tr = el('tr', undefined, [i === board.current ? 'current' : '', p.out ? 'out' : ''].join(' ').trim());
-    const values = board.kind === 'table' ? p.values : p.cells;
-    tr.append(el('td', p.name), ...rows.map((c) => el('td', values[c.id] ?? '–')));
-    return tr;
-  });
-  const t = el('table');
-  t.append(head, ...body);
-  const panels = board.panels.map((panel) => {
-    const div = el('div', undefined, 'panel');
-    div.append(`${panel.label}: `, ...panel.items.map((item) => el('b', `${item.label}${item.value !== undefined && item.value !== null ? ` ${item.value}` : ''}  `)));
-    return div;
-  });
-  table.replaceChildren(t, ...panels);
-  // Secret cards are played from here: the actions of this seat's own view, on its turn.
-  const mine = board.current === seat && !view.result ? (view.actions ?? []).filter((a) => a.type === 'playCard' || a.earlyPayout === true) : [];
-  $('actions').replaceChildren(
-    ...mine.map((a) => {
-      const button = el('button', actionText(a), 'action');
-      button.type = 'button';
-      button.dataset.action = JSON.stringify(a);
-      button.addEventListener('click', () => play(a).catch((err) => showError(String(err))));
-      return button;
-    }),
+  const values = (p) => (board.kind === 'table' ? p.values : p.cells);
+  const table = h(
+    'table',
+    {},
+    h('tr', {}, h('th', {}, ''), rows.map((c) => h('th', {}, c.label))),
+    board.players.map((p, i) =>
+      h('tr', { class: [i === board.current ? 'current' : '', p.out ? 'out' : ''].join(' ').trim() || null }, h('td', {}, p.name), rows.map((c) => h('td', {}, String(values(p)[c.id] ?? '–')))),
+    ),
   );
+  const panels = board.panels
+    .filter((panel) => panel.items.length > 0)
+    .map((panel) => h('section', { class: 'panel' }, h('h3', {}, panel.label), h('dl', {}, panel.items.flatMap((item) => [h('dt', {}, item.label), h('dd', {}, String(item.value ?? '—'))]))));
+  $('table').replaceChildren(table, ...panels);
+  // Secret cards are played from here (the rest of a Las Vegas turn is the table's).
+  const mine = (view.actions ?? []).filter((a, i) => view.actors?.[i] === seat && (a.type === 'playCard' || a.earlyPayout === true));
+  $('actions').replaceChildren(...mine.map((a) => h('button', { type: 'button', class: 'action', 'data-action': JSON.stringify(a), onclick: () => play(a).catch((err) => showError(String(err))) }, actionText(a))));
 }
 
 /** "play reroll slots 1,3", "place 4 earlyPayout": the action's fields as words. */
@@ -95,7 +70,10 @@ async function play(action) {
   });
   const body = await res.json();
   if (!res.ok) showError(body.message ?? `Error ${res.status}`);
-  else render(body);
+  else {
+    showError('');
+    render(body);
+  }
 }
 
 async function refresh() {

@@ -10,6 +10,8 @@ import { renderGameControls } from './game-controls.js';
 import { offerRecentNames } from './recent-names.js';
 import { renderTableFeed } from './table-feed.js';
 import { tOr } from './i18n.js';
+import { renderBluffTable } from './bluff-table.js';
+import { isBluffing } from './bluff-ui.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -339,9 +341,10 @@ function statusText(board, name) {
 const holdActions = (game) => (game.actions ?? []).filter((a) => a.type === 'hold' || a.type === 'release');
 const canToggle = (game, slot) => holdActions(game).some((a) => Array.isArray(a.dice) && a.dice.includes(slot));
 
-/** The actions drawn as buttons: everything the dice and the scorecard do not already offer. */
+/** The actions drawn as buttons: everything the dice and the scorecard do not already offer (bluffing games: bluff-table.js). */
 function decisionActions(game) {
   const b = game.board;
+  if (isBluffing(game)) return [];
   return (game.actions ?? []).filter((a) => {
     if (a.type === 'hold' || a.type === 'release') return false;
     if (a.type === 'score' && b.kind === 'scorecard') return false;
@@ -396,6 +399,7 @@ function render() {
   renderPanels(game);
   renderDice(game, busy);
   renderControls(game, busy);
+  renderBluffTable(game, busy, (action) => act(game, action), render);
   renderCamera(game);
   renderResult(game);
   renderSeatLinks(game);
@@ -792,7 +796,8 @@ function renderScorecard(game, busy) {
 
 function renderTable(game) {
   const b = game.board;
-  const columns = b.columns ?? [];
+  // Bluff's cups are drawn as counts beside the dice (bluff-table.js), not as a row of '?'.
+  const columns = (b.columns ?? []).filter((c) => !(isBluffing(game) && c.id === 'cup'));
   const { winners, isCurrent, cls } = playerClasses(game);
   const head = h(
     'thead',
@@ -927,7 +932,8 @@ function renderDice(game, busy) {
     );
   });
   $('dice').replaceChildren(...faces);
-  $('dice').hidden = dice.length === 0;
+  // A bluffing game's cups are counts (bluff-table.js), never rows of blank dice.
+  $('dice').hidden = dice.length === 0 || isBluffing(game);
 }
 
 function renderControls(game, busy) {

@@ -1,0 +1,234 @@
+// Bluff and Bluffi drawn for people, shared by the big screen (bluff-table.js)
+// and the phones (bluff-phone.js): dice with the star drawn as a star, each cup
+// as a count, the round's bids as a list, and the moves: the bid chosen with two
+// steppers (count, face) and buttons in plain words.
+import { PIPS, h, s } from './dom.js';
+
+/** Bluff's star face: a 6 on ordinary dice (src/games/bluff.ts STAR). */
+const STAR = 6;
+
+/** Every text of these screens, in one place so it can be translated. */
+export const TEXT = {
+  yourDice: 'Your dice',
+  notThrown: 'Not thrown yet: your dice appear here after your secret throw.',
+  onlyYou: 'Only you see these. Keep this screen to yourself.',
+  cups: 'Cups',
+  dice: (n) => `${n} ${n === 1 ? 'die' : 'dice'}`,
+  counters: (n) => `${n} ${n === 1 ? 'counter' : 'counters'}`,
+  out: 'out',
+  holdsCup: 'has the cup',
+  bidNow: 'Current bid',
+  noBid: 'No bid yet this round',
+  bidsThisRound: 'Bids this round',
+  claimNow: 'Current announcement',
+  noClaim: 'Nothing announced yet this round',
+  claimsThisRound: 'Announced this round',
+  count: 'How many',
+  face: 'Of which face',
+  total: 'Total',
+  fewer: 'one fewer',
+  more: 'one more',
+  previous: 'previous',
+  next: 'next',
+  bid: (label) => `Bid ${label}`,
+  tooLow: (label) => `${label} does not beat the current bid: raise the count or the face.`,
+  challenge: 'Challenge: I do not believe it',
+  challengeFor: (name) => `${name} challenges the bid`,
+  stacked: 'My dice landed stacked: throw them again',
+  stackedFor: (name) => `${name}'s dice landed stacked: throw them again`,
+  show: (face) => `Show my ${face} and re-throw the rest`,
+  showDie: (n) => `Show die ${n} and re-throw the rest`,
+  keepHidden: 'Keep all my dice hidden',
+  keepHiddenFor: (name) => `${name} keeps every die hidden`,
+  announce: (total) => `Announce ${total}`,
+  accept: 'I believe it',
+  acceptFor: (name) => `${name} believes it`,
+  callBluffi: 'Call "Bluffi!"',
+  callBluffiFor: (name) => `${name} calls "Bluffi!"`,
+  waiting: (name) => `Waiting for ${name}.`,
+};
+
+export const isBluffing = (game) => game?.game === 'bluff' || game?.game === 'bluffi';
+
+/** "3 × 5s" or "2 × ★", as src/games/bluff.ts bidLabel writes a bid. */
+export const bidLabel = (count, face) => (face === STAR ? `${count} × ★` : `${count} × ${face}s`);
+
+const faceWord = (game, face) => (game.game === 'bluff' && face === STAR ? '★' : String(face));
+
+/** A die showing `value`; in Bluff a 6 is the star. */
+export function bluffDie(game, value, className = 'bluff-die') {
+  const star = game.game === 'bluff' && value === STAR;
+  return s(
+    'svg',
+    { viewBox: '0 0 100 100', class: `${className}${star ? ' star' : ''}`, 'data-value': value ?? '', role: 'img', 'aria-label': value === null ? 'hidden die' : star ? 'star' : String(value) },
+    s('rect', { x: 4, y: 4, width: 92, height: 92, rx: 16 }),
+    star ? s('polygon', { points: starPoints(50, 52, 36, 15), class: 'star-mark' }) : (PIPS[value] ?? []).map(([cx, cy]) => s('circle', { cx, cy, r: 9.5 })),
+  );
+}
+
+/** A five-pointed star's outline around (cx, cy). */
+function starPoints(cx, cy, outer, inner) {
+  return Array.from({ length: 10 }, (_, i) => {
+    const r = i % 2 === 0 ? outer : inner;
+    const a = -Math.PI / 2 + (i * Math.PI) / 5;
+    return `${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`;
+  }).join(' ');
+}
+
+/** The dice `seat` holds in the view it was given (null: not thrown or not visible to this view). */
+export function cupOf(game, seat) {
+  const st = game.state;
+  if (game.game === 'bluffi') return st.dice.some((d) => d !== null) ? [...st.dice] : [];
+  const n = st.players[seat]?.dice ?? 0;
+  return Array.from({ length: n }, (_, i) => st.dice[seat * st.cupSize + i] ?? null);
+}
+
+/** Each player with their cup as a count (Bluff) or their counters and who holds the cup (Bluffi); dice shown face up are drawn. */
+export function cupStrip(game) {
+  const st = game.state;
+  const current = game.result ? null : game.board.current;
+  return h(
+    'ul',
+    { class: 'bluff-cups', 'data-testid': 'bluff-cups', 'aria-label': TEXT.cups },
+    st.players.map((p, seat) => {
+      const count = game.game === 'bluff' ? p.dice : p.counters;
+      const shown = game.game === 'bluff' ? cupOf(game, seat).filter((d, i) => d !== null && st.shown[seat * st.cupSize + i]) : [];
+      const out = game.game === 'bluff' && p.dice === 0;
+      return h(
+        'li',
+        { class: `bluff-cup${seat === current ? ' current' : ''}${out ? ' out' : ''}`, 'data-testid': `cup-${seat}`, 'data-count': count },
+        h('span', { class: 'cup-name' }, p.name),
+        h('span', { class: 'cup-count', 'data-testid': `cup-count-${seat}` }, out ? TEXT.out : game.game === 'bluff' ? TEXT.dice(count) : TEXT.counters(count)),
+        game.game === 'bluffi' && seat === current ? h('span', { class: 'cup-note' }, TEXT.holdsCup) : null,
+        shown.length ? h('span', { class: 'cup-shown' }, shown.map((d) => bluffDie(game, d, 'bluff-die small'))) : null,
+      );
+    }),
+  );
+}
+
+const panelOf = (game, id) => (game.board.panels ?? []).find((p) => p.id === id);
+
+/** The standing bid and the round's bids as a readable list, then the last challenge. */
+export function bidBoard(game) {
+  const bluff = game.game === 'bluff';
+  const history = panelOf(game, bluff ? 'bids' : 'claims')?.items ?? [];
+  const standing = history[history.length - 1];
+  const challenge = panelOf(game, 'challenge');
+  return h(
+    'section',
+    { class: 'bluff-bids', 'data-testid': 'bluff-bids' },
+    h('h2', {}, bluff ? TEXT.bidNow : TEXT.claimNow),
+    h('p', { class: 'bid-now', 'data-testid': 'bid-now' }, standing ? `${standing.value} by ${standing.label}` : bluff ? TEXT.noBid : TEXT.noClaim),
+    history.length
+      ? [
+          h('h2', {}, bluff ? TEXT.bidsThisRound : TEXT.claimsThisRound),
+          h('ol', { class: 'bid-list', 'data-testid': 'bid-list' }, history.map((item) => h('li', {}, h('span', { class: 'bidder' }, item.label), ' ', h('span', { class: 'bid' }, String(item.value))))),
+        ]
+      : null,
+    challenge
+      ? h(
+          'details',
+          { class: 'last-challenge', 'data-testid': 'last-challenge' },
+          h('summary', {}, challenge.label),
+          h('dl', {}, challenge.items.flatMap((item) => [h('dt', {}, item.label), h('dd', {}, String(item.value ?? '—'))])),
+        )
+      : null,
+  );
+}
+
+/** The steppers' choices, kept per game across updates (the feed redraws often). */
+const picks = new Map();
+
+function stepper(label, value, onStep, testid, words = [TEXT.fewer, TEXT.more]) {
+  return h(
+    'div',
+    { class: 'stepper', 'data-testid': testid },
+    h('span', { class: 'stepper-label' }, label),
+    h('button', { type: 'button', class: 'step', 'aria-label': `${label}: ${words[0]}`, 'data-testid': `${testid}-down`, onclick: () => onStep(-1) }, '−'),
+    h('output', { class: 'stepper-value', 'data-testid': `${testid}-value` }, value),
+    h('button', { type: 'button', class: 'step', 'aria-label': `${label}: ${words[1]}`, 'data-testid': `${testid}-up`, onclick: () => onStep(1) }, '+'),
+  );
+}
+
+/** Bluff's bids as (count, face): the board's fields (its 'board' panel, after the zero field) give each position's count. */
+function bluffBids(game, actions) {
+  const fields = (panelOf(game, 'board')?.items ?? []).slice(1).map((item) => Number(String(item.label).replace('★', '')));
+  return actions.filter((a) => a.type === 'bid').map((a) => ({ action: a, count: fields[a.position - 1], face: a.face }));
+}
+
+function bidPicker(game, bids, send, redraw) {
+  const key = `${game.id}:${game.state.round}:${game.state.bids.length}`;
+  const lowest = bids[0];
+  const pick = picks.get(game.id)?.key === key ? picks.get(game.id) : { key, count: lowest.count, face: lowest.face };
+  picks.set(game.id, pick);
+  const counts = [...new Set(bids.map((b) => b.count))].sort((a, b) => a - b);
+  const faces = [1, 2, 3, 4, 5, STAR];
+  const step = (list, value, d) => list[Math.min(list.length - 1, Math.max(0, list.indexOf(value) + d))] ?? value;
+  const chosen = bids.find((b) => b.count === pick.count && b.face === pick.face);
+  const label = bidLabel(pick.count, pick.face);
+  return h(
+    'div',
+    { class: 'bid-picker', 'data-testid': 'bid-picker' },
+    stepper(TEXT.count, pick.count, (d) => ((pick.count = step(counts, pick.count, d)), redraw()), 'bid-count'),
+    stepper(TEXT.face, faceWord(game, pick.face), (d) => ((pick.face = step(faces, pick.face, d)), redraw()), 'bid-face', [TEXT.previous, TEXT.next]),
+    h('button', { type: 'button', class: 'button primary move', 'data-testid': 'bid-button', disabled: !chosen, onclick: () => chosen && send(chosen.action) }, TEXT.bid(label)),
+    chosen ? null : h('p', { class: 'bid-note', 'data-testid': 'bid-note' }, TEXT.tooLow(label)),
+  );
+}
+
+function announcePicker(game, totals, send, redraw) {
+  const key = `${game.id}:${game.state.round}:${game.state.claims.length}`;
+  const list = totals.map((a) => a.total);
+  const pick = picks.get(game.id)?.key === key ? picks.get(game.id) : { key, total: list[0] };
+  picks.set(game.id, pick);
+  const action = totals.find((a) => a.total === pick.total);
+  const step = (d) => {
+    pick.total = list[Math.min(list.length - 1, Math.max(0, list.indexOf(pick.total) + d))];
+    redraw();
+  };
+  return h(
+    'div',
+    { class: 'bid-picker', 'data-testid': 'bid-picker' },
+    stepper(TEXT.total, pick.total, step, 'claim-total'),
+    h('button', { type: 'button', class: 'button primary move', 'data-testid': 'announce-button', onclick: () => action && send(action) }, TEXT.announce(pick.total)),
+  );
+}
+
+/**
+ * The moves open to `seat` (null: the operator, who may make them all) as
+ * steppers and plain buttons; null when there are none. `send(action)` makes
+ * a move, `redraw()` draws again after a stepper moved.
+ */
+export function moveControls(game, seat, send, redraw) {
+  if (game.result || game.ended) return null;
+  const mine = (game.actions ?? []).filter((_, i) => seat === null || game.actors?.[i] === seat);
+  if (mine.length === 0) return null;
+  const name = (s) => game.players[s] ?? '';
+  const button = (action, label, testid, kind = 'move') => h('button', { type: 'button', class: `button ${kind}`, 'data-testid': testid, onclick: () => send(action) }, label);
+  const parts = [];
+  if (game.game === 'bluff') {
+    const bids = bluffBids(game, mine);
+    if (bids.length) parts.push(bidPicker(game, bids, send, redraw));
+    for (const a of mine) {
+      if (a.type === 'challenge') parts.push(button(a, seat === null ? TEXT.challengeFor(name(game.board.current)) : TEXT.challenge, 'challenge-button', 'danger move'));
+      if (a.type === 'rethrow') parts.push(button(a, seat === null ? TEXT.stackedFor(name(game.state.lastThrow?.seat)) : TEXT.stacked, 'rethrow-button'));
+      if (a.type === 'keepHidden') parts.push(button(a, seat === null ? TEXT.keepHiddenFor(name(game.board.current)) : TEXT.keepHidden, 'keep-hidden-button'));
+      if (a.type === 'show') {
+        const value = game.state.dice[a.dice[0]];
+        const n = a.dice[0] - game.board.current * game.state.cupSize + 1;
+        parts.push(button(a, value === null || value === undefined ? TEXT.showDie(n) : TEXT.show(faceWord(game, value)), `show-button-${a.dice[0]}`));
+      }
+    }
+  } else {
+    const totals = mine.filter((a) => a.type === 'announce');
+    if (totals.length) parts.push(announcePicker(game, totals, send, redraw));
+    for (const a of mine) {
+      if (a.type === 'accept') parts.push(button(a, seat === null ? TEXT.acceptFor(name(game.board.current)) : TEXT.accept, 'accept-button'));
+      if (a.type === 'challenge') {
+        const own = seat !== null || a.by === game.board.current;
+        parts.push(button(a, own ? TEXT.callBluffi : TEXT.callBluffiFor(name(a.by)), `challenge-button${own ? '' : `-${a.by}`}`, 'danger move'));
+      }
+    }
+  }
+  return h('div', { class: 'bluff-moves', 'data-testid': 'bluff-moves' }, parts);
+}
