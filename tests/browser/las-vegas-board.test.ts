@@ -210,4 +210,22 @@ describe('the Las Vegas board', () => {
     await poll(() => page.locator('.lv-casino').count()).toBe(7);
     expect(pageErrors).toEqual([]);
   }, 600_000);
+
+  it('draws the solo game and the secret-colours variant: a secret colour is a "?" swatch, never a word', async () => {
+    const create = async (players: string[], options: object) => {
+      const res = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ game: 'las-vegas', players, options }) });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const solo = await create(['Sol'], { mode: 'solo' });
+    await page.goto(`${base}/?game=${solo}`);
+    await poll(() => page.locator('.lv-casino').count()).toBe(6);
+    expect(await page.getByTestId('lv-swatch-0').getAttribute('data-colour')).toBe('red');
+    const secret = await create(['Ann', 'Bob'], { mode: 'secretColours' });
+    await page.goto(`${base}/?game=${secret}`);
+    await poll(() => page.getByTestId('lv-swatch-1').textContent()).toBe('?');
+    expect(await page.getByTestId('lv-swatch-0').getAttribute('data-colour')).toBeNull();
+    expect(await page.getByTestId('lv-players').textContent()).not.toMatch(/red|green|blue|black|white|yellow|grey|purple/);
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
 });
