@@ -19,7 +19,8 @@ import { DEFAULT_TRAY } from '../../src/hardware/simulator/index.js';
 import { createDiceReader, DEFAULT_VISION_CONFIG } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
-import { lasVegas, type LasVegasState } from '../../src/games/las-vegas.js';
+import { ALL_MODULES, lasVegas, type LasVegasState } from '../../src/games/las-vegas.js';
+import { seededRandom } from '../games/harness.js';
 
 const TOKEN = 'browser-las-vegas-board-token-01';
 const SHOTS = 'docs/screenshots';
@@ -210,6 +211,29 @@ describe('the Las Vegas board', () => {
     await poll(() => page.locator('.lv-casino').count()).toBe(7);
     expect(pageErrors).toEqual([]);
   }, 600_000);
+
+  it('five players with every module still fit at 1280×720 and 1920×1080 when most dice lie on the casinos', async () => {
+    const game = table.create('las-vegas', ['Ann', 'Bob', 'Cat', 'Dan', 'Eve'], { ...ALL_MODULES, extraPlayerDice: true, deckSeed: 5 });
+    const random = seededRandom(5);
+    // The game's bot plays, the dice typed in with their colours (no camera needed to fill the board).
+    const diceLeft = () => lv(game.id).players.reduce((a, p) => a + p.hand.length, 0);
+    while (lv(game.id).round === 1 && diceLeft() > 10) {
+      const s = lv(game.id);
+      const choice = lasVegas.bot(s, random);
+      const request = lasVegas.diceRequest(s);
+      if (choice === null && request) await table.roll(game.id, undefined, request.dice!.map((d) => ({ ...d, value: 1 + Math.floor(random() * 6) })));
+      else if (choice !== null) table.act(game.id, choice);
+      else throw new Error(`no move in phase ${s.phase}`);
+    }
+    expect(lv(game.id).casinos.reduce((a, c) => a + c.dice.length, 0)).toBeGreaterThan(25);
+    await page.goto(`${base}/?game=${game.id}`);
+    for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
+      await page.setViewportSize({ width, height });
+      await poll(() => page.locator('[data-testid^="lv-pile-"] .lv-die').count()).toBe(lv(game.id).casinos.reduce((a, c) => a + c.dice.length, 0));
+      await poll(() => fitsWithoutScrolling()).toEqual({ page: true, board: true, casinos: true });
+    }
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 
   it('draws the solo game and the secret-colours variant: a secret colour is a "?" swatch, never a word', async () => {
     const create = async (players: string[], options: object) => {
