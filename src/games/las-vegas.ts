@@ -1430,6 +1430,7 @@ function board(state: LasVegasState): TableBoard {
     current: over ? null : state.current,
     dice: state.thrown,
     held: state.thrown.map(() => false),
+    diceLook: state.thrown.map((v, slot) => (v === null ? null : { colour: slotColour(state, slot), size: slotSize(state, slot) })),
     columns: [
       { id: 'colour', label: secret ? 'Colours' : 'Colour' },
       { id: 'money', label: 'Money' },
@@ -1443,6 +1444,11 @@ function board(state: LasVegasState): TableBoard {
       { id: 'round', label: 'Round', items: roundItems },
       ...casinoPanels,
       ...colourPanel,
+      {
+        id: 'billsWon',
+        label: 'Bills won',
+        items: state.players.map((p) => ({ label: p.name, value: p.bills.map(billLabel).join(', ') })),
+      },
       {
         id: 'lastPayouts',
         label: 'Last scoring',

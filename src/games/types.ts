@@ -166,6 +166,8 @@ interface BoardCommon {
   readonly dice: readonly (number | null)[];
   /** Dice set aside / kept, by slot. */
   readonly held: readonly boolean[];
+  /** Each die's colour and size by slot, where the game's dice differ (Las Vegas); null where none is thrown. */
+  readonly diceLook?: ReadonlyArray<{ readonly colour: string; readonly size: 'normal' | 'big' } | null>;
   readonly panels: readonly BoardPanel[];
 }
 

@@ -2,7 +2,7 @@
  * Las Vegas on the scoreboard in a real browser (Debian's Chromium through
  * playwright-core): three players, every module. The dice are typed in on
  * the page with their colours (what the operator does when the camera is
- * unsure), placements are the page's buttons; the seat's private page shows
+ * unsure), a placement is a click on a casino; the seat's private page shows
  * its own cards and plays them; the board shows casinos, the slot machine,
  * money, round and turn.
  */
@@ -46,7 +46,7 @@ afterAll(async () => {
 const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 50 });
 
 describe('Las Vegas on the scoreboard', () => {
-  it('types in coloured dice, places them with the buttons, shows the casinos; a seat plays its card on its private page', async () => {
+  it('types in coloured dice, places them by clicking a casino, shows the casinos; a seat plays its card on its private page', async () => {
     const res = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'las-vegas', players: ['Ann', 'Bob', 'Cat'], options: { ...ALL_MODULES, deckSeed: 3 } }) });
     expect(res.status).toBe(201);
     const id = ((await res.json()) as { id: string }).id;
@@ -64,18 +64,19 @@ describe('Las Vegas on the scoreboard', () => {
     await page.getByTestId('manual-values').fill('6611223456');
     await page.getByTestId('manual-submit').click();
     await poll(() => (table.get(id).state as LasVegasState).phase).toBe('place');
-    // The place buttons: one per value and target (the slot machine too); no card is listed on the public page.
-    const decisions = page.getByTestId('decisions');
-    const select = page.getByTestId('action-select-place');
-    await poll(() => select.locator('option').allTextContents()).toEqual(['1', '1 slot machine', '2', '2 slot machine', '3', '3 slot machine', '4', '4 slot machine', '5', '5 slot machine', '6', '6 slot machine']);
-    expect((await decisions.textContent()) ?? '').not.toMatch(/play card|earlyPayout|early payout/i);
-    await select.selectOption({ label: '6' });
-    await page.getByTestId('action-send-place').click();
+    // Every casino with a thrown value can be clicked, and the slot machine offers each value; no drop-down, no card on the public page.
+    const placeable = page.locator('.lv-casino[role="button"]');
+    await poll(() => placeable.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual(['lv-casino-1', 'lv-casino-2', 'lv-casino-3', 'lv-casino-4', 'lv-casino-5', 'lv-casino-6']);
+    expect(await page.locator('[data-testid^="lv-slot-place-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual([1, 2, 3, 4, 5, 6].map((v) => `lv-slot-place-${v}`));
+    expect(await page.getByTestId('action-select-place').count()).toBe(0);
+    expect((await page.getByTestId('decisions').textContent()) ?? '').not.toMatch(/play card|earlyPayout|early payout/i);
+    await page.getByTestId('lv-casino-6').click();
     await poll(() => (table.get(id).state as LasVegasState).current).toBe(1);
-    const casino6 = page.getByTestId('panel-casino6');
-    await poll(() => casino6.textContent()).toMatch(/red\s*3/);
-    await poll(() => page.getByTestId('panel-slotMachine').isVisible()).toBe(true);
-    expect((await page.getByTestId('panel-round').textContent()) ?? '').toMatch(/Round\s*1 of 4/);
+    // Ann's 6s lie on casino 6 in their colours: her big red die, a red one and her white (neutral) one.
+    const pile = page.getByTestId('lv-pile-6');
+    await poll(() => pile.locator('.lv-die').evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.big === 'true' ? 'big ' : ''}${(e as HTMLElement).dataset.colour}`))).toEqual(['big red', 'red', 'white']);
+    expect(await page.getByTestId('lv-casino-7').isVisible()).toBe(true);
+    expect((await page.getByTestId('round-info').textContent()) ?? '').toMatch(/Round\s*1 of 4/);
 
     // Bob's private page shows his own two cards and offers to play them; the big screen shows them hidden.
     const seats = (await (await fetch(`${base}/api/games/${id}/seats`)).json()) as Array<{ path: string }>;

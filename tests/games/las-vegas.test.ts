@@ -252,9 +252,25 @@ describe('turns and rounds', () => {
     const b = lasVegas.board(s);
     expect(b.status).toBe('Ann (red): place the dice of one value (1, 2, 3, 4, 5)');
     expect(b.dice).toEqual([1, 1, 2, 2, 3, 3, 4, 5]);
-    expect(b.panels.map((p) => p.id)).toEqual(['round', 'casino1', 'casino2', 'casino3', 'casino4', 'casino5', 'casino6', 'lastPayouts']);
+    expect(b.panels.map((p) => p.id)).toEqual(['round', 'casino1', 'casino2', 'casino3', 'casino4', 'casino5', 'casino6', 'billsWon', 'lastPayouts']);
     s = step(s, place(2));
     expect(lasVegas.board(s).panels[2]!.items).toContainEqual({ label: 'red', value: 2 });
+  });
+  it('the board gives each thrown die its colour and size, and each player\'s bills won', () => {
+    let s = lasVegas.setup(names(2), { bigDice: true, chaserDice: true, neutralDice: true });
+    s = step(s, roll(6, 1, 1, 2, 2, 3, 4, 5, 6, 6, 5, 5));
+    const look = lasVegas.board(s).diceLook!;
+    expect(look.map((d) => (d ? `${d.size === 'big' ? 'big ' : ''}${d.colour}` : null))).toEqual(s.thrown.map((_, slot) => `${slotSize(s, slot) === 'big' ? 'big ' : ''}${slotColour(s, slot)}`));
+    expect(look[0]).toEqual({ colour: 'red', size: 'big' });
+    expect(look.slice(6, 8).map((d) => d?.colour)).toEqual(['purple', 'purple']);
+    expect(look.slice(8).every((d) => d?.colour === 'white')).toBe(true);
+    // A die not thrown has no look.
+    s = step(s, place(1));
+    expect(lasVegas.board(s).diceLook!.every((d) => d === null)).toBe(true);
+    const over = playBotGame(lasVegas, names(2), 3).final as LasVegasState;
+    const won = lasVegas.board(over).panels.find((p) => p.id === 'billsWon')!.items;
+    expect(won.map((i) => i.label)).toEqual(['Ann', 'Bob']);
+    over.players.forEach((p, i) => expect(won[i]!.value).toBe(values(p.bills).map((v) => `$${v.toLocaleString('en-US')}`).join(', ')));
   });
 });
 

@@ -1,5 +1,5 @@
-// The host's game management on the scoreboard: undo (the button and the Z key),
-// end a game without a result, and a rematch from the finished game's screen.
+// The host's game management on the scoreboard: undo (the button and the Z key)
+// and ending a game without a result (the rematch is on the winner screen).
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
@@ -46,11 +46,6 @@ async function endGame() {
   if (reply) ctx.pin('');
 }
 
-async function rematch(game, ctx) {
-  const created = await ctx.api(`/api/games/${encodeURIComponent(game.id)}/rematch`);
-  if (created) ctx.pin(created.id);
-}
-
 /**
  * Draws the controls for the shown game. `ctx`: `api` (POST with the operator's
  * token; null on a refusal, which it shows), `operator`, `pin(id)` (show a game),
@@ -63,10 +58,6 @@ export function renderGameControls(game, ctx) {
   const el = bar();
   const playing = !game.result && !game.ended;
   el.hidden = !ctx.operator || !playing;
-  const result = document.getElementById('result');
-  if (result && !result.hidden && ctx.operator && !result.querySelector('[data-testid="rematch-button"]')) {
-    result.append(h('button', { type: 'button', class: 'button primary', 'data-testid': 'rematch-button', onclick: () => rematch(game, ctx) }, t('controls.rematch', { players: game.players.join(', ') })));
-  }
 }
 
 // Z takes back the last move (not while typing), like the button.

@@ -1,10 +1,12 @@
 // Overlay for streaming software: the shown game's dice and scores on a
 // transparent page, live over the feed. ?game=<id> pins a game; otherwise the
-// most recently changed game is shown.
+// most recently changed game is shown. Muted unless ?sound=on (a stream mixes its own sound).
 import { dieFace } from './dom.js';
 import { t } from './i18n.js';
+import { cueSounds } from './sounds.js';
 
 const pinned = new URLSearchParams(location.search).get('game');
+const sound = new URLSearchParams(location.search).get('sound') === 'on';
 const games = new Map();
 const $ = (id) => document.getElementById(id);
 
@@ -27,6 +29,7 @@ function render() {
   if (!game || !game.board) return;
   const b = game.board;
   document.body.dataset.gameId = game.id;
+  cueSounds(game, sound);
   $('ov-dice').replaceChildren(...(b.dice ?? []).map((v, i) => die(v, b.held?.[i])));
   $('ov-status').textContent = game.result ? t('overlay.gameOver', { name: t(`games.${game.game}.name`) }) : (b.status ?? '');
   $('ov-scores').replaceChildren(

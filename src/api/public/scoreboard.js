@@ -12,6 +12,10 @@ import { renderTableFeed } from './table-feed.js';
 import { tOr } from './i18n.js';
 import { renderBluffTable } from './bluff-table.js';
 import { isBluffing } from './bluff-ui.js';
+import { renderLasVegasBoard, boardDecision } from './las-vegas-board.js';
+import { renderWinnerScreen } from './winner-screen.js';
+import { cueSounds, soundOn, soundToggle } from './sounds.js';
+import { landingRoll } from './dice-motion.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -341,13 +345,17 @@ function statusText(board, name) {
 const holdActions = (game) => (game.actions ?? []).filter((a) => a.type === 'hold' || a.type === 'release');
 const canToggle = (game, slot) => holdActions(game).some((a) => Array.isArray(a.dice) && a.dice.includes(slot));
 
-/** The actions drawn as buttons: everything the dice and the scorecard do not already offer (bluffing games: bluff-table.js). */
+/** Las Vegas is drawn on its own board (las-vegas-board.js), not the generic table. */
+const isLasVegas = (game) => game.game === 'las-vegas' && Boolean(game.state?.casinos);
+
+/** The actions drawn as buttons: everything the dice, the scorecard and the Las Vegas board do not already offer (bluffing games: bluff-table.js). */
 function decisionActions(game) {
   const b = game.board;
   if (isBluffing(game)) return [];
   return (game.actions ?? []).filter((a) => {
     if (a.type === 'hold' || a.type === 'release') return false;
     if (a.type === 'score' && b.kind === 'scorecard') return false;
+    if (isLasVegas(game) && boardDecision(a)) return false;
     return true;
   });
 }
@@ -391,17 +399,32 @@ function render() {
   $('game').dataset.size = n <= 3 ? 'few' : n === 4 ? 'mid' : n <= 6 ? 'many' : 'crowd';
   $('game').dataset.kind = b.kind;
   $('game').dataset.over = String(isOver(game));
+  const lasVegas = isLasVegas(game);
+  $('game').dataset.game = lasVegas ? 'las-vegas' : '';
   $('scorecard').hidden = b.kind !== 'scorecard';
-  $('table-board').hidden = b.kind !== 'table';
+  $('table-board').hidden = b.kind !== 'table' || lasVegas;
+  $('las-vegas-board').hidden = !lasVegas;
   if (b.kind === 'scorecard') renderScorecard(game, busy);
+  else if (lasVegas) renderLasVegasBoard($('las-vegas-board'), game, { act: (a) => act(game, a), busy });
   else renderTable(game);
   renderTurn(game);
-  renderPanels(game);
+  if (lasVegas) $('throw-info').hidden = true;
+  else renderPanels(game);
   renderDice(game, busy);
   renderControls(game, busy);
   renderBluffTable(game, busy, (action) => act(game, action), render);
   renderCamera(game);
-  renderResult(game);
+  renderWinnerScreen($('result'), game, {
+    api,
+    operator: operatorToken() !== '',
+    pin,
+    newGame: () => {
+      state.creating = true;
+      render();
+    },
+    scoreText: lasVegas ? (i) => b.players[i]?.values.money ?? '' : null,
+  });
+  cueSounds(game, soundOn());
   renderSeatLinks(game);
   renderCoach($('coach'), game, (state.catalog ?? []).find((g) => g.id === game.game), render);
   renderTrust(game, { tower: state.connected ? state.tower : null, api, operator: operatorToken() !== '' });
@@ -896,8 +919,10 @@ function renderDice(game, busy) {
   const over = isOver(game);
   $('dice-area').hidden = over;
   if (over) return;
-  const dice = b.dice ?? [];
+  const dice = isLasVegas(game) ? [] : (b.dice ?? []);
   const rollingSlots = new Set(game.request?.slots ?? []);
+  const landing = landingRoll(game);
+  const landed = new Set(landing ? (game.lastRoll?.slots ?? []) : []);
   $('dice').dataset.count = String(dice.length);
   $('dice-area').style.setProperty('--n', String(Math.max(dice.length, 1)));
   // Nothing to see yet (not thrown, or every die in a cup): small blank faces leave room for the rest.
@@ -914,7 +939,7 @@ function renderDice(game, busy) {
       'button',
       {
         type: 'button',
-        class: `die${held ? ' held' : ''}${value === null ? ' blank' : ''}${busy && rollingSlots.has(i) ? ' rolling' : ''}${clickable ? ' clickable' : ''}`,
+        class: `die${held ? ' held' : ''}${value === null ? ' blank' : ''}${busy && rollingSlots.has(i) ? ' rolling' : ''}${landed.has(i) && value !== null ? ' landed' : ''}${clickable ? ' clickable' : ''}`,
         'data-testid': `die-${i}`,
         'data-value': value ?? '',
         'data-held': held ? 'true' : 'false',
@@ -1150,54 +1175,9 @@ function renderCamera(game) {
   drawOutlines(overlay, reading, last.slots, last.readingValues);
 }
 
-// --- game over -----------------------------------------------------------------
-
-function renderResult(game) {
-  const b = game.board;
-  const result = game.result;
-  const el = $('result');
-  el.hidden = !result;
-  if (!result) return;
-  const scores = result.scores ?? [];
-  const names = b.players.map((p) => p.name);
-  const winners = (result.winners ?? []).map((i) => names[i]);
-  // Ranked by finishing order: winners first, then by score the way the winners' scores point (low-wins games too).
-  const best = result.winners.length ? scores[result.winners[0]] : undefined;
-  const lowWins = typeof best === 'number' && scores.every((x) => x >= best) && scores.some((x) => x > best);
-  const ranking = names
-    .map((name, i) => ({ name, i, score: scores[i], won: result.winners.includes(i) }))
-    .sort((x, y) => Number(y.won) - Number(x.won) || ((lowWins ? -1 : 1) * ((y.score ?? 0) - (x.score ?? 0))) || x.i - y.i);
-  el.replaceChildren(
-    h('div', { class: 'eyebrow' }, 'Game over'),
-    h(
-      'div',
-      { class: 'winner-line', 'data-testid': 'winner' },
-      winners.length === 1 ? `${winners[0]} wins!` : winners.length > 1 ? `Shared win: ${winners.join(' & ')}` : 'No winner',
-    ),
-    h(
-      'ol',
-      { class: 'ranking' },
-      ranking.map((r) =>
-        h('li', { class: r.won ? 'won' : '', 'data-testid': `final-${r.i}` }, h('span', { class: 'rank-name' }, r.name), h('span', { class: 'rank-score' }, r.score ?? '')),
-      ),
-    ),
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'button primary',
-        onclick: () => {
-          state.creating = true;
-          render();
-        },
-      },
-      'Start a new game',
-    ),
-  );
-}
-
 // ---------------------------------------------------------------------------
 
 offerRecentNames();
+soundToggle($('sound-toggle'));
 render();
 connect();

@@ -1,0 +1,232 @@
+// The Las Vegas board (issue #46): the casinos are the main view, each with its
+// bills and the dice on it in their players' colours (big dice bigger, neutral
+// white, chasers purple); the slot machine; each player's money and bills won.
+// A casino is clicked to place the dice of its value there; a die on a casino is
+// clicked to chase it away. Drawn from the game's public state and board only.
+import { h, dieFace } from './dom.js';
+import { landingRoll } from './dice-motion.js';
+
+/** Every text of the board, in one place (to be keyed for translation later). */
+const TEXT = {
+  casino: (n) => `Casino ${n}`,
+  slotMachine: 'Slot machine',
+  placeHere: (n, count) => `Place your ${count} × ${n} here`,
+  placeValue: (n) => `Place the ${n}s`,
+  chase: (colour, n) => `Chase this ${colour} ${n} away`,
+  noBills: 'no bills',
+  billsWon: 'Bills won',
+  diceLeft: (n) => `${n} dice left`,
+  secretColour: 'secret colours',
+  throwEmpty: 'No dice thrown',
+  throwTitle: (name) => `${name}'s throw`,
+  rolling: 'The tower is rolling…',
+  colour: (c) => `colour ${c}`,
+  lastScoring: 'Last scoring',
+  reminder: 'Reminder die (bonus cards)',
+  // The public screen never shows a hand: only how many cards are held.
+  cards: (n) => `${n} action card${n === 1 ? '' : 's'} hidden`,
+};
+
+const SLOT_MACHINE = 7;
+
+/** One die in its colour; `big` draws it larger. */
+function colouredDie(value, colour, { big = false, extra = '', attrs = {} } = {}) {
+  return h(
+    'span',
+    { class: `lv-die colour-${colour || 'unknown'}${big ? ' big' : ''}${extra}`, 'data-colour': colour, 'data-big': big ? 'true' : 'false', 'data-value': value ?? '', ...attrs },
+    dieFace(value, 'lv-die-face'),
+  );
+}
+
+/** The bills lying at casino `n`, as the board's panel lists them ("$60,000", "colourful card"). */
+function billsAt(board, n) {
+  const id = n === SLOT_MACHINE ? 'slotMachine' : `casino${n}`;
+  const panel = (board.panels ?? []).find((p) => p.id === id);
+  return (panel?.items ?? []).filter((i) => i.label === 'Bill').map((i) => String(i.value));
+}
+
+const billChip = (label) => h('span', { class: `lv-bill${/colourful/.test(label) ? ' colourful' : ''}`, 'data-testid': 'lv-bill' }, label.replace(/,000$/, 'k'));
+
+/** The players: swatch, name, money, bills won, dice left; the one to act marked. */
+function players(game) {
+  const { board, state } = game;
+  const won = (board.panels ?? []).find((p) => p.id === 'billsWon')?.items ?? [];
+  return h(
+    'ol',
+    { class: 'lv-players', 'data-testid': 'lv-players' },
+    state.players.map((p, i) => {
+      const colours = p.colour ? [p.colour] : p.secretColours.filter((c) => c !== null);
+      const bills = String(won[i]?.value ?? '').split(', ').filter(Boolean);
+      return h(
+        'li',
+        { class: `lv-player${board.current === i && !game.result ? ' current' : ''}`, 'data-testid': `lv-player-${i}`, 'data-colour': p.colour },
+        h(
+          'span',
+          { class: 'lv-swatches' },
+          colours.length > 0
+            ? colours.map((c) => h('span', { class: `lv-swatch colour-${c}`, 'data-testid': `lv-swatch-${i}`, 'data-colour': c, title: TEXT.colour(c), 'aria-label': TEXT.colour(c) }))
+            : h('span', { class: 'lv-swatch secret', 'data-testid': `lv-swatch-${i}`, title: TEXT.secretColour, 'aria-label': TEXT.secretColour }, '?'),
+        ),
+        h('span', { class: 'lv-name' }, p.name),
+        h('span', { class: 'lv-money', 'data-testid': `lv-money-${i}` }, board.players[i]?.values.money ?? ''),
+        h('span', { class: 'lv-won', title: TEXT.billsWon, 'data-testid': `lv-won-${i}` }, bills.map(billChip)),
+        state.mode === 'standard' && !game.result ? h('span', { class: 'lv-left' }, TEXT.diceLeft(p.hand.length)) : null,
+        state.options.bonusCards ? h('span', { class: 'lv-reminder', title: TEXT.reminder, 'data-testid': `lv-reminder-${i}` }, dieFace(p.reminder, 'lv-reminder-face')) : null,
+        state.options.actionCards && p.cards.length > 0 ? h('span', { class: 'lv-cards', 'data-testid': `lv-cards-${i}` }, TEXT.cards(p.cards.length)) : null,
+      );
+    }),
+  );
+}
+
+/** The throw: dice tumbling while the tower rolls, then the read dice, grouped by value, landing. */
+function throwRow(game, busy) {
+  const { board, state } = game;
+  const name = state.players[state.current]?.name ?? '';
+  const look = board.diceLook ?? [];
+  if (busy && game.request?.dice) {
+    return h(
+      'div',
+      { class: 'lv-throw', 'data-testid': 'lv-throw', 'data-state': 'rolling', 'aria-label': TEXT.rolling },
+      game.request.dice.map((d) => colouredDie(null, d.colour, { big: d.size === 'big', extra: ' tumbling' })),
+    );
+  }
+  const thrown = (board.dice ?? []).flatMap((value, slot) => (value === null ? [] : [{ value, slot, look: look[slot] }])).sort((a, b) => a.value - b.value);
+  const landing = landingRoll(game);
+  return h(
+    'div',
+    { class: 'lv-throw', 'data-testid': 'lv-throw', 'data-state': thrown.length ? 'thrown' : 'empty', 'aria-label': thrown.length ? TEXT.throwTitle(name) : TEXT.throwEmpty },
+    thrown.map((d, k) =>
+      colouredDie(d.value, d.look?.colour ?? '', {
+        big: d.look?.size === 'big',
+        // A gap before each new value: the groups a player chooses from.
+        extra: `${landing ? ' landed' : ''}${k > 0 && thrown[k - 1].value !== d.value ? ' next-value' : ''}`,
+        attrs: { style: `--k:${k}`, 'data-testid': `lv-thrown-${d.slot}` },
+      }),
+    ),
+  );
+}
+
+/** The place actions by casino: casino n → its plain place action; the slot machine → one per value. */
+function placeActions(game) {
+  const byCasino = new Map();
+  for (const a of game.actions ?? []) {
+    if (a.type !== 'place' || a.earlyPayout) continue;
+    const n = a.slotMachine ? SLOT_MACHINE : a.value;
+    if (!byCasino.has(n)) byCasino.set(n, []);
+    byCasino.get(n).push(a);
+  }
+  return byCasino;
+}
+
+/** The dice on a casino, grouped by owner so each player's pile reads at a glance. */
+function casinoDice(game, casino, n, chases, ctx) {
+  const order = (d) => (d.seat === null ? 99 : d.seat);
+  const dice = [...casino.dice].sort((a, b) => order(a) - order(b) || (b.big ? 1 : 0) - (a.big ? 1 : 0) || (a.value ?? n) - (b.value ?? n));
+  return dice.map((d) => {
+    const value = n === SLOT_MACHINE ? (d.value ?? null) : n;
+    const chase = chases.find((c) => c.seat === d.seat && c.slot === d.slot);
+    if (!chase) return colouredDie(value, d.colour, { big: Boolean(d.big), attrs: { 'data-seat': d.seat ?? '' } });
+    return h(
+      'button',
+      { type: 'button', class: 'lv-chase', 'data-testid': `lv-chase-${d.seat ?? 'x'}-${d.slot}`, title: TEXT.chase(d.colour, value), disabled: ctx.busy, onclick: () => ctx.act(chase) },
+      colouredDie(value, d.colour, { big: Boolean(d.big), attrs: { 'data-seat': d.seat ?? '' } }),
+    );
+  });
+}
+
+/** A casino card: its number as a die, its bills, its dice; clickable when the dice of its value can go there. */
+function casinoCard(game, n, places, ctx) {
+  const { state, board } = game;
+  const casino = state.casinos[n - 1];
+  const slot = n === SLOT_MACHINE;
+  const actions = places.get(n) ?? [];
+  const chases = (game.actions ?? []).filter((a) => a.type === 'chase' && state.chase?.casino === n);
+  const thrownHere = (board.dice ?? []).filter((v) => v === n).length;
+  // One action: the whole card places; the slot machine with several values offers one button each.
+  const single = actions.length === 1 && !ctx.busy ? actions[0] : null;
+  const place = single ? () => ctx.act(single) : null;
+  const bills = billsAt(board, n);
+  return h(
+    'article',
+    {
+      class: `lv-casino${slot ? ' slot-machine' : ''}${actions.length ? ' placeable' : ''}${chases.length ? ' chasing' : ''}`,
+      'data-testid': `lv-casino-${n}`,
+      'data-placeable': actions.length ? 'true' : 'false',
+      role: place ? 'button' : null,
+      tabindex: place ? '0' : null,
+      title: place ? (slot ? TEXT.placeValue(single.value) : TEXT.placeHere(n, thrownHere)) : null,
+      onclick: place,
+      onkeydown: place ? (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), place()) : null,
+    },
+    h(
+      'header',
+      { class: 'lv-casino-head' },
+      slot ? h('span', { class: 'lv-slot-icon', 'aria-hidden': 'true' }, '7 7 7') : dieFace(n, 'lv-casino-number'),
+      h('span', { class: 'lv-casino-name' }, slot ? TEXT.slotMachine : TEXT.casino(n)),
+    ),
+    h('div', { class: 'lv-bills', 'data-testid': `lv-bills-${n}` }, bills.length ? bills.map(billChip) : h('span', { class: 'lv-none' }, TEXT.noBills)),
+    h('div', { class: 'lv-pile', 'data-testid': `lv-pile-${n}` }, casinoDice(game, casino, n, chases, ctx)),
+    slot && actions.length > 1
+      ? h(
+          'div',
+          { class: 'lv-slot-values' },
+          actions.map((a) => h('button', { type: 'button', class: 'lv-slot-value', 'data-testid': `lv-slot-place-${a.value}`, title: TEXT.placeValue(a.value), disabled: ctx.busy, onclick: () => ctx.act(a) }, dieFace(a.value, 'lv-die-face'))),
+        )
+      : null,
+  );
+}
+
+/** The last scoring's items ("Casino 1: Ann" → $50,000) in one line per casino: [["Casino 1", [{ who, bill }]]]. */
+function byPlace(payouts) {
+  const rows = new Map();
+  for (const item of payouts) {
+    const [place, who = ''] = String(item.label).split(': ');
+    if (!rows.has(place)) rows.set(place, []);
+    rows.get(place).push({ who, bill: String(item.value) });
+  }
+  return [...rows];
+}
+
+/** The rest of the game's own panels in one card beside the casinos: start player, deck, chasers spent, the last scoring. */
+function infoCard(board) {
+  const panel = (id) => (board.panels ?? []).find((p) => p.id === id)?.items ?? [];
+  const facts = panel('round').filter((i) => !/^(round|turn)$/i.test(i.label));
+  const payouts = panel('lastPayouts');
+  return h(
+    'aside',
+    { class: 'lv-info', 'data-testid': 'lv-info' },
+    h('dl', { class: 'lv-facts' }, facts.flatMap((i) => [h('dt', {}, i.label), h('dd', {}, String(i.value ?? ''))])),
+    payouts.length
+      ? [
+          h('div', { class: 'lv-info-title' }, TEXT.lastScoring),
+          h(
+            'ul',
+            { class: 'lv-payouts', 'data-testid': 'lv-payouts' },
+            byPlace(payouts).map(([place, wins]) => h('li', {}, h('span', { class: 'lv-payout-place' }, place), wins.map((w) => h('span', { class: 'lv-payout' }, w.who, ' ', billChip(w.bill))))),
+          ),
+        ]
+      : null,
+  );
+}
+
+/**
+ * Draws the board of a Las Vegas `game` into `el`. `ctx`: `act(action)` sends a
+ * decision, `busy` is true while the tower rolls.
+ */
+export function renderLasVegasBoard(el, game, ctx) {
+  const places = placeActions(game);
+  const count = game.state.casinos.length;
+  el.replaceChildren(
+    players(game),
+    throwRow(game, ctx.busy),
+    h(
+      'div',
+      { class: 'lv-casinos' },
+      Array.from({ length: count }, (_, i) => casinoCard(game, i + 1, places, ctx)),
+      infoCard(game.board),
+    ),
+  );
+}
+
+/** The decisions the board itself offers (placing by casino, chasing by die): left out of the button row. */
+export const boardDecision = (action) => (action.type === 'place' && !action.earlyPayout) || action.type === 'chase';
