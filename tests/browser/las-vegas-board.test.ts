@@ -11,7 +11,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createSimulator } from '../../src/hardware/index.js';
@@ -23,7 +25,8 @@ import { ALL_MODULES, lasVegas, type LasVegasState } from '../../src/games/las-v
 import { seededRandom } from '../games/harness.js';
 
 const TOKEN = 'browser-las-vegas-board-token-01';
-const SHOTS = 'docs/screenshots';
+// The README's screenshots are made with SCREENSHOTS=docs/screenshots; a plain run must not rewrite checked-in files.
+const SHOTS = process.env.SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'las-vegas-shots-'));
 const OPTIONS = { neutralDice: true, bigDice: true, chaserDice: true, slotMachine: true, deckSeed: 11 };
 let app: FastifyInstance;
 let table: Table;
