@@ -79,13 +79,13 @@ describe('10 000 coach: decisions', () => {
 
 });
 
-/** Plays `turns` first turns through the module with the coach's first choice; mean and standard error of the points. */
-function simulate(o: TenThousandOptions, turns: number, seed: number): { mean: number; se: number; optimum: number } {
+/** Plays `turns` turns from `start` (a first turn) through the module with the coach's first choice; mean and standard error of the points. */
+function simulate(o: TenThousandOptions, turns: number, seed: number, start: (o: TenThousandOptions) => TenThousandState = fresh): { mean: number; se: number; optimum: number } {
   const policy = policyFor(o);
   const random = seededRandom(seed);
   const points: number[] = [];
   for (let k = 0; k < turns; k++) {
-    let state = fresh(o);
+    let state = start(o);
     while (state.current === 0 && !state.over) {
       const best = policy.decisions(state)[0];
       if (best && best.actions.length > 0) state = step(state, best.actions[0] as TenThousandAction);
@@ -112,4 +112,34 @@ describe('10 000 coach: simulated turns match the solved expectation', () => {
       expect(Math.abs(mean - optimum)).toBeLessThan(4 * se);
     });
   }
+});
+
+describe('10 000 coach: the three-bust penalty', () => {
+  // Every bust costs 100; the third in a row 500 more (600), and the streak starts again.
+  const o = opts({ bustPenalty: 100, threeBustPenalty: 500 });
+  const facts = tenThousandCoach.solve(o).facts;
+  /** A first turn of a player on the board with two busts in a row behind them. */
+  const afterTwoBusts = (x: TenThousandOptions): TenThousandState => {
+    const s = fresh(x);
+    return { ...s, players: s.players.map((p, i) => (i === 0 ? { ...p, onBoard: true, bustStreak: 2 } : p)) };
+  };
+
+  it('is worth 576.145 points a turn, and 513.294 after two busts', () => {
+    expect(Number(facts.expectedTurn)).toBeCloseTo(576.1453, 4);
+    expect(Number(facts.expectedTurnAfterTwoBusts)).toBeCloseTo(513.2935, 4);
+    // A bust now costs 500 more than usual: the turn is worth less, but by under 500 (playing as on a fresh
+    // streak loses 500 only when it busts, and the solver plays at least that well).
+    expect(Number(facts.expectedTurnAfterTwoBusts)).toBeLessThan(Number(facts.expectedTurn));
+    expect(Number(facts.expectedTurnAfterTwoBusts)).toBeGreaterThan(Number(facts.expectedTurn) - 500);
+  });
+
+  it('plays both as solved: simulated turns from a fresh card and after two busts', () => {
+    const first = simulate(o, 20000, 51);
+    expect(first.optimum).toBe(Number(facts.expectedTurn));
+    expect(Math.abs(first.mean - Number(facts.expectedTurn))).toBeLessThan(4 * first.se);
+    const late = simulate(o, 20000, 52, afterTwoBusts);
+    expect(Math.abs(late.mean - Number(facts.expectedTurnAfterTwoBusts))).toBeLessThan(4 * late.se);
+    // ...and the two differ by far more than the noise: the streak is really played.
+    expect(first.mean - late.mean).toBeGreaterThan(8 * Math.hypot(first.se, late.se));
+  });
 });
