@@ -11,8 +11,7 @@ import { Table, type TableGame } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import { CoachLibrary } from '../../src/coach/library.js';
 import { shutTheBoxCoach } from '../../src/coach/shut-the-box.js';
-import { SeededRandom, type Camera, type Frame, type Tower } from '../../src/hardware/index.js';
-import type { DiceReader } from '../../src/vision/index.js';
+import { TOKEN, auth, seededDice } from './table-helpers.js';
 import type { AnyCoach } from '../../src/coach/index.js';
 import { mexico, shutTheBox } from '../../src/games/index.js';
 import { mexicoCoach } from '../../src/coach/mexico.js';
@@ -20,31 +19,7 @@ import { encodeTables } from '../../src/coach/table-file.js';
 import { cameroonCoach } from '../../src/coach/cameroon.js';
 import { CAMEROON_DEFAULT_OPTIONS } from '../../src/games/cameroon.js';
 
-const frame: Frame = { image: Buffer.from('jpeg'), width: 10, height: 10, capturedAt: 0 };
-
-/** A tower whose camera "reads" seeded random dice, as many as the tower was asked to throw. */
-function seededDice(seed: number): { tower: Tower; camera: Camera; reader: DiceReader } {
-  const random = new SeededRandom(seed);
-  let count = 0;
-  return {
-    tower: { kind: 'test', roll: async (n: number) => void (count = n) },
-    camera: { capture: async () => frame },
-    reader: {
-      read: async () => ({
-        dice: Array.from({ length: count }, (_, i) => ({ value: 1 + Math.floor(random.next() * 6), colour: 'red', center: { x: i, y: 0 }, box: [], size: 8, confidence: 1 })),
-        valid: true,
-        problems: [],
-        width: 10,
-        height: 10,
-        ms: 1,
-      }),
-    },
-  };
-}
-
 const coaches = { 'shut-the-box': shutTheBoxCoach as unknown as AnyCoach };
-const TOKEN = 'coach-test-operator-token-0123456789';
-const auth = { authorization: `Bearer ${TOKEN}` };
 
 let dir: string;
 beforeEach(() => {
