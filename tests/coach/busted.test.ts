@@ -5,6 +5,7 @@ import type { BustedAction, BustedOptions, BustedState } from '../../src/games/b
 import { bustedCoach, bustedWinChance, solveBusted } from '../../src/coach/busted.js';
 import type { Policy, SolvedTables } from '../../src/coach/types.js';
 import { seededRandom } from '../games/harness.js';
+import { expectChance } from './agreement.js';
 
 const O: BustedOptions = BUSTED_DEFAULT_OPTIONS;
 
@@ -119,7 +120,7 @@ describe('Busted coach: simulated endgames match the solved win chance', () => {
     const p = bustedWinChance(O, solved, endgame([45, 45])) ?? NaN;
     expect(p).toBeCloseTo(Number(solved.facts.seats3EvenMoverWins), 12);
     const games = 20000;
-    expect(Math.abs(simulate(policy, () => endgame([45, 45]), games, 48) - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / games));
+    expectChance(simulate(policy, () => endgame([45, 45]), games, 48), games, p);
   });
 
   it("the rule's two-player game, 30 counters each: the mover wins 0.437119, a fixed point of the rules, and so it plays out", () => {
@@ -136,8 +137,6 @@ describe('Busted coach: simulated endgames match the solved win chance', () => {
     // Every position met is worth the mean of its throws through busted.apply: the figure is the rules' own.
     expect(Math.abs(throughModule(two, start()) - Number(two.facts.firstPlayerWins))).toBeLessThan(1e-9);
     checkAlongGames(two, p2, start, 300, 9);
-    const games = 20000;
-    const p = Number(two.facts.firstPlayerWins);
-    expect(Math.abs(simulate(p2, start, games, 50) - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / games));
+    expectChance(simulate(p2, start, 20000, 50), 20000, Number(two.facts.firstPlayerWins));
   });
 });

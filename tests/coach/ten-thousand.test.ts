@@ -4,6 +4,7 @@ import { DEFAULT_OPTIONS, tenThousand } from '../../src/games/ten-thousand.js';
 import type { TenThousandAction, TenThousandOptions, TenThousandState } from '../../src/games/ten-thousand.js';
 import { tenThousandCoach } from '../../src/coach/ten-thousand.js';
 import { seededRandom } from '../games/harness.js';
+import { expectAgrees, meanAndError } from './agreement.js';
 
 const opts = (o: Partial<TenThousandOptions> = {}): TenThousandOptions => ({ ...DEFAULT_OPTIONS, ...o });
 const policyFor = (o: TenThousandOptions) => tenThousandCoach.restore(o, tenThousandCoach.solve(o));
@@ -94,9 +95,7 @@ function simulate(o: TenThousandOptions, turns: number, seed: number, start: (o:
     }
     points.push(state.players[0]?.score ?? 0);
   }
-  const mean = points.reduce((a, b) => a + b, 0) / turns;
-  const sd = Math.sqrt(points.reduce((a, b) => a + (b - mean) ** 2, 0) / (turns - 1));
-  return { mean, se: sd / Math.sqrt(turns), optimum: policy.optimum };
+  return { ...meanAndError(points), optimum: policy.optimum };
 }
 
 describe('10 000 coach: simulated turns match the solved expectation', () => {
@@ -108,8 +107,8 @@ describe('10 000 coach: simulated turns match the solved expectation', () => {
   ];
   for (const [name, o] of cases) {
     it(name, () => {
-      const { mean, se, optimum } = simulate(opts(o), 20000, 48);
-      expect(Math.abs(mean - optimum)).toBeLessThan(4 * se);
+      const sim = simulate(opts(o), 20000, 48);
+      expectAgrees(sim, sim.optimum);
     });
   }
 });
@@ -136,9 +135,9 @@ describe('10 000 coach: the three-bust penalty', () => {
   it('plays both as solved: simulated turns from a fresh card and after two busts', () => {
     const first = simulate(o, 20000, 51);
     expect(first.optimum).toBe(Number(facts.expectedTurn));
-    expect(Math.abs(first.mean - Number(facts.expectedTurn))).toBeLessThan(4 * first.se);
+    expectAgrees(first, Number(facts.expectedTurn));
     const late = simulate(o, 20000, 52, afterTwoBusts);
-    expect(Math.abs(late.mean - Number(facts.expectedTurnAfterTwoBusts))).toBeLessThan(4 * late.se);
+    expectAgrees(late, Number(facts.expectedTurnAfterTwoBusts));
     // ...and the two differ by far more than the noise: the streak is really played.
     expect(first.mean - late.mean).toBeGreaterThan(8 * Math.hypot(first.se, late.se));
   });
