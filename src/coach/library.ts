@@ -4,7 +4,7 @@
  * kept in memory and cached on disk in the data directory (`coach/`), so the
  * next start loads them in a moment. A damaged cache file is solved again.
  *
- * Bounded: one solve runs at a time (a big solve takes a core and 100 MB; the
+ * Bounded: one solve runs at a time (a big solve takes a core and up to 70 MiB; the
  * others queue behind it, first asked first solved), and the tables kept in
  * memory stay under a budget: past it the least recently used are dropped,
  * and loaded again from their cache file (or solved again without one) when
