@@ -35,9 +35,8 @@ describe('Yatzy coach: default rules', () => {
     //   scores these rules);
     // - dlangk/yatzy: mean 248.4, 1.43M reachable states.
     // 248.63 is Larsson & Sjöberg, "Optimal Yatzy strategy" (KTH bachelor thesis, 2012), for a rule set
-    // we could not read in full. The closest detail we found: Two Pairs accepting four of one value
-    // (4 × the face) gives 248.640 (exactly four) or 248.644 (five alike too) with this solver; a full
-    // house of five alike gives 248.468, both together 248.675, a bonus at 62 gives 250.48.
+    // we could not read in full. The closest detail found: Two Pairs accepting four of one value
+    // (4 × the face), 248.640; every variant tried and its figure: COACH.md (scripts/yatzy-rule-variants.ts).
     expect(Math.abs(policy.optimum - 248.44)).toBeLessThan(0.05);
     expect(policy.optimum).toBeCloseTo(248.4399894, 6);
     expect(tables.facts.states).toBe(1_430_528);
