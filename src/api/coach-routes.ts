@@ -21,7 +21,8 @@ function policyOf(table: Table, game: TableGame, reply: FastifyReply): AnyPolicy
   if (status.state === 'solving') {
     reply.header('retry-after', '5');
     const share = status.total > 0 ? Math.floor((100 * status.done) / status.total) : 0;
-    throw new TableError('coach/solving', `The coach is working out ${def.name} for these rules (${share} %); ask again in a moment.`, 503);
+    const where = status.queued ? 'waits for another solve to end' : `is working out ${def.name} for these rules (${share} %)`;
+    throw new TableError('coach/solving', `The coach ${where}; ask again in a moment.`, 503);
   }
   throw new TableError('coach/unavailable', status.state === 'failed' ? status.reason : `No coach for this game: ${status.reason}`, 409);
 }

@@ -3,6 +3,12 @@
  * solved on first use in a worker thread (so a roll never waits on a solve),
  * kept in memory and cached on disk in the data directory (`coach/`), so the
  * next start loads them in a moment. A damaged cache file is solved again.
+ *
+ * Bounded: one solve runs at a time (a big solve takes a core and up to 70 MiB; the
+ * others queue behind it, first asked first solved), and the tables kept in
+ * memory stay under a budget: past it the least recently used are dropped,
+ * and loaded again from their cache file (or solved again without one) when
+ * asked for.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +26,8 @@ export type AnyPolicy = Policy<any, { type: string }>;
 
 export type CoachStatus =
   | { readonly state: 'ready'; readonly policy: AnyPolicy; readonly facts: SolvedTables['facts'] }
-  | { readonly state: 'solving'; readonly done: number; readonly total: number }
+  /** `queued`: waiting for another solve to end (one runs at a time). */
+  | { readonly state: 'solving'; readonly done: number; readonly total: number; readonly queued: boolean }
   /** No solver for the game, or none for these options: `reason` says which. */
   | { readonly state: 'unavailable'; readonly reason: string }
   | { readonly state: 'failed'; readonly reason: string };
@@ -36,19 +43,43 @@ export interface CoachLibraryOptions {
   readonly onProgress?: (game: string, done: number, total: number) => void;
   /** Told when a cache file could not be used and the game is solved again. */
   readonly onWarning?: (message: string) => void;
+  /** Bytes of tables kept in memory at most (default `DEFAULT_MEMORY_BUDGET`); the newest tables are kept even when alone above it. */
+  readonly memoryBudget?: number;
 }
+
+/** Room for any two of the three biggest tables (Dice Poker 33.6 MB, Busted 18.1 MB, Yatzy 16.8 MB) with all the others. */
+export const DEFAULT_MEMORY_BUDGET = 64 * 1024 * 1024;
 
 interface Entry {
   status: CoachStatus;
   readonly waiting: Array<(status: CoachStatus) => void>;
   worker?: Worker;
+  /** Bytes of its tables, once ready. */
+  bytes: number;
+}
+
+/** A solve waiting for the worker. */
+interface QueuedSolve {
+  readonly game: string;
+  readonly key: string;
+  readonly options: unknown;
+  readonly entry: Entry;
 }
 
 export class CoachLibrary {
+  /** Entries in order of last use, least recent first (a used entry is moved to the end). */
   private readonly entries = new Map<string, Entry>();
+  private readonly queue: QueuedSolve[] = [];
+  private running: Entry | null = null;
   private closed = false;
 
   constructor(private readonly options: CoachLibraryOptions) {}
+
+  /** The tables kept in memory now: how many, and their bytes. */
+  memory(): { readonly tables: number; readonly bytes: number } {
+    const ready = [...this.entries.values()].filter((e) => e.status.state === 'ready');
+    return { tables: ready.length, bytes: ready.reduce((sum, e) => sum + e.bytes, 0) };
+  }
 
   /** The games that have a coach. */
   games(): string[] {
@@ -80,9 +111,10 @@ export class CoachLibrary {
     throw new Error(done.state === 'solving' ? 'The coach was closed while solving.' : done.reason);
   }
 
-  /** Stops running solves (at shutdown). */
+  /** Stops the running solve and drops the queued ones (at shutdown). */
   close(): void {
     this.closed = true;
+    for (const { entry } of this.queue.splice(0)) this.settle(entry, { state: 'failed', reason: 'The coach was closed before this solve began.' });
     for (const entry of this.entries.values()) void entry.worker?.terminate();
   }
 
@@ -95,23 +127,50 @@ export class CoachLibrary {
   private entry(game: string, options: unknown): Entry {
     const key = this.keyOf(game, options);
     const known = this.entries.get(key);
-    if (known) return known;
+    if (known) {
+      // Used now: to the end of the order, the last to be dropped.
+      this.entries.delete(key);
+      this.entries.set(key, known);
+      return known;
+    }
     // After close (shutdown) nothing new is started.
-    if (this.closed) return { status: { state: 'failed', reason: 'The coach is closed.' }, waiting: [] };
-    const entry: Entry = { status: { state: 'solving', done: 0, total: 1 }, waiting: [] };
+    if (this.closed) return { status: { state: 'failed', reason: 'The coach is closed.' }, waiting: [], bytes: 0 };
+    const entry: Entry = { status: { state: 'solving', done: 0, total: 1, queued: false }, waiting: [], bytes: 0 };
     this.entries.set(key, entry);
-    const cached = this.fromCache(game, key, options);
+    const cached = this.fromCache(game, key, options, entry);
     if (cached) this.settle(entry, cached);
     else if (this.options.inWorker === false) this.solveHere(game, key, options, entry);
-    else this.solveInWorker(game, key, options, entry);
+    else if (this.running) {
+      entry.status = { state: 'solving', done: 0, total: 1, queued: true };
+      this.queue.push({ game, key, options, entry });
+    } else this.solveInWorker(game, key, options, entry);
     return entry;
+  }
+
+  /** The next queued solve, once the running one has ended. */
+  private next(): void {
+    this.running = null;
+    const job = this.queue.shift();
+    if (job && !this.closed) this.solveInWorker(job.game, job.key, job.options, job.entry);
+  }
+
+  /** Drops the least recently used tables until those kept fit the budget; `keep` (the newest) stays. */
+  private trim(keep: Entry): void {
+    const budget = this.options.memoryBudget ?? DEFAULT_MEMORY_BUDGET;
+    let bytes = this.memory().bytes;
+    for (const [key, entry] of this.entries) {
+      if (bytes <= budget) return;
+      if (entry === keep || entry.status.state !== 'ready') continue;
+      this.entries.delete(key);
+      bytes -= entry.bytes;
+    }
   }
 
   private file(key: string): string | null {
     return this.options.cacheDir ? join(this.options.cacheDir, `${key}.tables.gz`) : null;
   }
 
-  private fromCache(game: string, key: string, options: unknown): CoachStatus | null {
+  private fromCache(game: string, key: string, options: unknown, entry: Entry): CoachStatus | null {
     const file = this.file(key);
     if (!file) return null;
     let bytes: Buffer;
@@ -127,7 +186,7 @@ export class CoachLibrary {
       return null;
     }
     try {
-      return this.ready(game, options, tables);
+      return this.ready(game, options, tables, entry);
     } catch (err) {
       // Tables of another layout under the same key (a solver changed without its tablesVersion): solve again.
       this.options.onWarning?.(`coach: ${file} cannot be used: ${(err as Error).message}; solving ${game} again`);
@@ -135,9 +194,12 @@ export class CoachLibrary {
     }
   }
 
-  private ready(game: string, options: unknown, tables: SolvedTables): CoachStatus {
+  /** Rebuilds the policy from its tables into `entry` (throws when the tables do not fit the solver). */
+  private ready(game: string, options: unknown, tables: SolvedTables, entry: Entry): CoachStatus {
     const coach = this.options.coaches[game] as AnyCoach;
-    return { state: 'ready', policy: coach.restore(options, tables), facts: tables.facts };
+    const status: CoachStatus = { state: 'ready', policy: coach.restore(options, tables), facts: tables.facts };
+    entry.bytes = Object.values(tables.arrays).reduce((sum, a) => sum + a.byteLength, 0);
+    return status;
   }
 
   /** Keeps the tables (`bytes`: the cache file, encoded in the worker so the main thread does not gzip 30 MB) and serves them. */
@@ -151,12 +213,13 @@ export class CoachLibrary {
         this.options.onWarning?.(`coach: cannot cache ${game}'s tables in ${file}: ${(err as Error).message}`);
       }
     }
-    this.settle(entry, this.ready(game, options, tables));
+    this.settle(entry, this.ready(game, options, tables, entry));
   }
 
   private settle(entry: Entry, status: CoachStatus): void {
     entry.status = status;
     delete entry.worker;
+    if (status.state === 'ready') this.trim(entry);
     for (const resolve of entry.waiting.splice(0)) resolve(status);
   }
 
@@ -164,7 +227,7 @@ export class CoachLibrary {
     const coach = this.options.coaches[game] as AnyCoach;
     try {
       const tables = coach.solve(options, (done, total) => {
-        entry.status = { state: 'solving', done, total };
+        entry.status = { state: 'solving', done, total, queued: false };
         this.options.onProgress?.(game, done, total);
       });
       this.solved(game, key, options, tables, entry);
@@ -176,15 +239,20 @@ export class CoachLibrary {
   private solveInWorker(game: string, key: string, options: unknown, entry: Entry): void {
     const worker = new Worker(new URL('./solve-worker.js', import.meta.url), { workerData: { game, key, options, encode: this.options.cacheDir !== null } satisfies SolveJob });
     entry.worker = worker;
+    this.running = entry;
     let finished = false;
     worker.on('message', (message: SolveMessage) => {
       if (message.type === 'progress') {
-        entry.status = { state: 'solving', done: message.done, total: message.total };
+        entry.status = { state: 'solving', done: message.done, total: message.total, queued: false };
         this.options.onProgress?.(game, message.done, message.total);
       } else if (message.type === 'solved') {
         finished = true;
-        this.solved(game, key, options, message.tables, entry, message.file ?? undefined);
         void worker.terminate();
+        try {
+          this.solved(game, key, options, message.tables, entry, message.file ?? undefined);
+        } finally {
+          this.next();
+        }
       } else failed(`The ${game} solve failed: ${message.message}`);
     });
     // A solve that failed or died (out of memory, terminated) is told to those waiting; a later request tries again.
@@ -193,6 +261,7 @@ export class CoachLibrary {
       finished = true;
       if (this.entries.get(key) === entry) this.entries.delete(key);
       this.settle(entry, { state: 'failed', reason });
+      this.next();
     };
     worker.on('error', (err) => failed(`The ${game} solve failed: ${err.message}`));
     worker.on('exit', () => failed(`The ${game} solve stopped before the end.`));

@@ -5,6 +5,7 @@ import type { BustedAction, BustedOptions, BustedState } from '../../src/games/b
 import { bustedCoach, bustedWinChance, solveBusted } from '../../src/coach/busted.js';
 import type { Policy, SolvedTables } from '../../src/coach/types.js';
 import { seededRandom } from '../games/harness.js';
+import { expectChance } from './agreement.js';
 
 const O: BustedOptions = BUSTED_DEFAULT_OPTIONS;
 
@@ -66,41 +67,47 @@ describe('Busted coach: decisions', () => {
 
   it('agrees with the module: each position is worth the average of its throws', () => {
     // A Bellman check through busted.apply, so solver and rules cannot disagree.
-    const random = seededRandom(7);
-    let state = endgame([45, 45]);
-    let checked = 0;
-    while (checked < 300) {
-      if (state.over || policy.outside(state) !== null) state = endgame([45, 45]);
-      const mover = state.current;
-      const here = bustedWinChance(O, solved, state);
-      expect(here).not.toBeNull();
-      let sum = 0;
-      for (let a = 1; a <= 6; a++) {
-        for (let b = 1; b <= 6; b++) {
-          const next = step(state, roll(a, b));
-          const r = busted.result(next);
-          const v = r ? (r.winners.includes(mover) ? 1 : 0) : next.current === mover ? bustedWinChance(O, solved, next) : 1 - (bustedWinChance(O, solved, next) ?? NaN);
-          sum += v ?? NaN;
-        }
-      }
-      const through = state.phase === 'choice' ? Math.max(sum / 36, 1 - (bustedWinChance(O, solved, step(state, { type: 'stop' })) ?? NaN)) : sum / 36;
-      expect(Math.abs(through - (here ?? NaN))).toBeLessThan(1e-9);
-      checked++;
-      const best = policy.decisions(state)[0];
-      state = best && best.actions.length > 0 ? step(state, best.actions[0] as BustedAction) : step(state, roll(1 + Math.floor(random() * 6), 1 + Math.floor(random() * 6)));
-    }
+    checkAlongGames(solved, policy, () => endgame([45, 45]), 300, 7);
   });
 
 });
 
-/** Plays endgames from 45-45 through the module, both seats on the coach's first choice; seat A's win rate. */
-function simulate(games: number, seed: number): number {
+/** The mover's win chance in `state` as the module plays on: each throw through busted.apply, then the table (or the result). */
+function throughModule(tables: SolvedTables, state: BustedState): number {
+  const mover = state.current;
+  let sum = 0;
+  for (let a = 1; a <= 6; a++) {
+    for (let b = 1; b <= 6; b++) {
+      const next = step(state, roll(a, b));
+      const r = busted.result(next);
+      sum += r ? (r.winners.includes(mover) ? 1 : 0) : next.current === mover ? (bustedWinChance(O, tables, next) ?? NaN) : 1 - (bustedWinChance(O, tables, next) ?? NaN);
+    }
+  }
+  return state.phase === 'choice' ? Math.max(sum / 36, 1 - (bustedWinChance(O, tables, step(state, { type: 'stop' })) ?? NaN)) : sum / 36;
+}
+
+/** Checks the Bellman identity at `count` positions met along games from `start`, both seats on the coach's first choice. */
+function checkAlongGames(tables: SolvedTables, p: Policy<BustedState, BustedAction>, start: () => BustedState, count: number, seed: number): void {
+  const random = seededRandom(seed);
+  let state = start();
+  for (let checked = 0; checked < count; checked++) {
+    if (state.over || p.outside(state) !== null) state = start();
+    const here = bustedWinChance(O, tables, state);
+    expect(here).not.toBeNull();
+    expect(Math.abs(throughModule(tables, state) - (here ?? NaN))).toBeLessThan(1e-9);
+    const best = p.decisions(state)[0];
+    state = best && best.actions.length > 0 ? step(state, best.actions[0] as BustedAction) : step(state, roll(1 + Math.floor(random() * 6), 1 + Math.floor(random() * 6)));
+  }
+}
+
+/** Plays `games` games from `start` through the module, both seats on the coach's first choice; seat A's win rate. */
+function simulate(p: Policy<BustedState, BustedAction>, start: () => BustedState, games: number, seed: number): number {
   const random = seededRandom(seed);
   let wins = 0;
   for (let g = 0; g < games; g++) {
-    let state = endgame([45, 45]);
+    let state = start();
     while (!state.over) {
-      const best = policy.decisions(state)[0];
+      const best = p.decisions(state)[0];
       state = best && best.actions.length > 0 ? step(state, best.actions[0] as BustedAction) : step(state, roll(1 + Math.floor(random() * 6), 1 + Math.floor(random() * 6)));
     }
     if (busted.result(state)?.winners.includes(0)) wins++;
@@ -113,13 +120,23 @@ describe('Busted coach: simulated endgames match the solved win chance', () => {
     const p = bustedWinChance(O, solved, endgame([45, 45])) ?? NaN;
     expect(p).toBeCloseTo(Number(solved.facts.seats3EvenMoverWins), 12);
     const games = 20000;
-    expect(Math.abs(simulate(games, 48) - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / games));
+    expectChance(simulate(policy, () => endgame([45, 45]), games, 48), games, p);
   });
 
-  it('solves the two-player game too', () => {
+  it("the rule's two-player game, 30 counters each: the mover wins 0.437119, a fixed point of the rules, and so it plays out", () => {
+    // The module seats 3+, so the two-player start is built by hand: two players, 30 counters each, an empty board.
+    const start = (): BustedState => {
+      const s = busted.setup(['A', 'B', 'C'], O);
+      return { ...s, players: s.players.slice(0, 2) };
+    };
     const two = solveBusted(O, [2]);
-    expect(Number(two.facts.firstPlayerWins)).toBeGreaterThan(0.3);
-    expect(Number(two.facts.firstPlayerWins)).toBeLessThan(0.6);
+    const p2 = bustedCoach.restore(O, two);
     expect(two.facts.seats2Residual).toBeLessThan(1e-11);
+    expect(Number(two.facts.firstPlayerWins)).toBeCloseTo(0.437119, 6);
+    expect(bustedWinChance(O, two, start())).toBe(two.facts.firstPlayerWins);
+    // Every position met is worth the mean of its throws through busted.apply: the figure is the rules' own.
+    expect(Math.abs(throughModule(two, start()) - Number(two.facts.firstPlayerWins))).toBeLessThan(1e-9);
+    checkAlongGames(two, p2, start, 300, 9);
+    expectChance(simulate(p2, start, 20000, 50), 20000, Number(two.facts.firstPlayerWins));
   });
 });

@@ -3,6 +3,7 @@ import { cameroonCoach } from '../../src/coach/cameroon.js';
 import { CAMEROON_CATEGORIES, CAMEROON_DEFAULT_OPTIONS, cameroon, type CameroonCategory, type CameroonOptions, type CameroonState } from '../../src/games/cameroon.js';
 import { seededRandom } from '../games/harness.js';
 import { checkBellman, checkDecisions, randomStates, simulate, step } from './scorecard-helpers.js';
+import { expectAgrees } from './agreement.js';
 
 const opts = (o: Partial<CameroonOptions> = {}): CameroonOptions => ({ ...CAMEROON_DEFAULT_OPTIONS, ...o });
 const policyFor = (o: CameroonOptions) => cameroonCoach.restore(o, cameroonCoach.solve(o));
@@ -65,11 +66,11 @@ describe('Cameroon coach', () => {
 
   it('plays as well as it says: simulated mean within 4 standard errors', () => {
     const sim = simulate(cameroon, policy, CAMEROON_DEFAULT_OPTIONS, 1200, seededRandom(2));
-    expect(Math.abs(sim.mean - policy.optimum)).toBeLessThan(4 * sim.se);
+    expectAgrees(sim, policy.optimum);
     const o = opts({ cameroonValues: 'french', fullHouseAllowsFiveOfAKind: true });
     const p = policyFor(o);
     const french = simulate(cameroon, p, o, 600, seededRandom(4));
-    expect(Math.abs(french.mean - p.optimum)).toBeLessThan(4 * french.se);
+    expectAgrees(french, p.optimum);
   });
 
   it('names committed decisions, answers fast and refuses other options', () => {

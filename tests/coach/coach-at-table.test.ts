@@ -11,38 +11,15 @@ import { Table, type TableGame } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import { CoachLibrary } from '../../src/coach/library.js';
 import { shutTheBoxCoach } from '../../src/coach/shut-the-box.js';
-import { SeededRandom, type Camera, type Frame, type Tower } from '../../src/hardware/index.js';
-import type { DiceReader } from '../../src/vision/index.js';
+import { TOKEN, auth, seededDice } from './table-helpers.js';
 import type { AnyCoach } from '../../src/coach/index.js';
 import { mexico, shutTheBox } from '../../src/games/index.js';
 import { mexicoCoach } from '../../src/coach/mexico.js';
 import { encodeTables } from '../../src/coach/table-file.js';
-
-const frame: Frame = { image: Buffer.from('jpeg'), width: 10, height: 10, capturedAt: 0 };
-
-/** A tower whose camera "reads" seeded random dice, as many as the tower was asked to throw. */
-function seededDice(seed: number): { tower: Tower; camera: Camera; reader: DiceReader } {
-  const random = new SeededRandom(seed);
-  let count = 0;
-  return {
-    tower: { kind: 'test', roll: async (n: number) => void (count = n) },
-    camera: { capture: async () => frame },
-    reader: {
-      read: async () => ({
-        dice: Array.from({ length: count }, (_, i) => ({ value: 1 + Math.floor(random.next() * 6), colour: 'red', center: { x: i, y: 0 }, box: [], size: 8, confidence: 1 })),
-        valid: true,
-        problems: [],
-        width: 10,
-        height: 10,
-        ms: 1,
-      }),
-    },
-  };
-}
+import { cameroonCoach } from '../../src/coach/cameroon.js';
+import { CAMEROON_DEFAULT_OPTIONS } from '../../src/games/cameroon.js';
 
 const coaches = { 'shut-the-box': shutTheBoxCoach as unknown as AnyCoach };
-const TOKEN = 'coach-test-operator-token-0123456789';
-const auth = { authorization: `Bearer ${TOKEN}` };
 
 let dir: string;
 beforeEach(() => {
@@ -107,6 +84,60 @@ describe('the coach library', () => {
     expect(readdirSync(join(dir, 'coach'))).toHaveLength(1);
     library.status('shut-the-box', { ...shutTheBox.defaultOptions, closeRule: 'anyCombination' });
     expect(readdirSync(join(dir, 'coach'))).toHaveLength(2);
+  });
+
+  it('solves one ruleset at a time in the worker: the others wait their turn, first asked first solved', async () => {
+    const progressOf: string[] = [];
+    const library = new CoachLibrary({ coaches: { ...coaches, cameroon: cameroonCoach as unknown as AnyCoach }, cacheDir: null, onProgress: (game) => progressOf.push(game) });
+    expect(library.status('shut-the-box', shutTheBox.defaultOptions)).toMatchObject({ state: 'solving', queued: false });
+    expect(library.status('cameroon', CAMEROON_DEFAULT_OPTIONS)).toMatchObject({ state: 'solving', queued: true });
+    const both = await Promise.all([library.policy('cameroon', CAMEROON_DEFAULT_OPTIONS), library.policy('shut-the-box', shutTheBox.defaultOptions)]);
+    expect(both.map((p) => p.measure)).toEqual([cameroonCoach.measure, shutTheBoxCoach.measure]);
+    // Every progress report of Shut the Box came before Cameroon's first: never two solves at once.
+    expect(progressOf.lastIndexOf('shut-the-box')).toBeLessThan(progressOf.indexOf('cameroon'));
+    expect(progressOf).toContain('cameroon');
+    library.close();
+  });
+
+  it('refuses the queued solves when closed, saying so', async () => {
+    const library = new CoachLibrary({ coaches: { ...coaches, cameroon: cameroonCoach as unknown as AnyCoach }, cacheDir: null });
+    library.status('shut-the-box', shutTheBox.defaultOptions);
+    const queued = library.policy('cameroon', CAMEROON_DEFAULT_OPTIONS);
+    library.close();
+    await expect(queued).rejects.toThrow('The coach was closed before this solve began.');
+  });
+
+  it('keeps the tables under its memory budget, dropping the least recently used and loading them again from the cache file', async () => {
+    let solves = 0;
+    const counted = { ...shutTheBoxCoach, solve: (...args: Parameters<typeof shutTheBoxCoach.solve>) => (solves++, shutTheBoxCoach.solve(...args)) };
+    const rules = [shutTheBox.defaultOptions, { ...shutTheBox.defaultOptions, closeRule: 'anyCombination' }, { ...shutTheBox.defaultOptions, partialUse: true }];
+    const [a, b, c] = rules;
+    // One table's bytes, from a library without a budget.
+    const probe = new CoachLibrary({ coaches, cacheDir: null, inWorker: false });
+    probe.status('shut-the-box', a);
+    const oneTable = probe.memory().bytes;
+    expect(oneTable).toBeGreaterThan(0);
+
+    const library = new CoachLibrary({ coaches: { 'shut-the-box': counted as unknown as AnyCoach }, cacheDir: join(dir, 'coach'), inWorker: false, memoryBudget: 2.5 * oneTable });
+    const optimumA = (await library.policy('shut-the-box', a)).optimum;
+    await library.policy('shut-the-box', b);
+    expect(library.memory()).toEqual({ tables: 2, bytes: 2 * oneTable });
+    // A is used again, so B is now the least recently used: the third table drops B, not A.
+    expect(library.status('shut-the-box', a).state).toBe('ready');
+    await library.policy('shut-the-box', c);
+    expect(solves).toBe(3);
+    expect(library.memory()).toEqual({ tables: 2, bytes: 2 * oneTable });
+    // B comes back from its cache file at once, without a solve (and drops A, now the least recent).
+    const backB = library.status('shut-the-box', b);
+    expect(backB.state).toBe('ready');
+    expect(solves).toBe(3);
+    // With the cache files gone, A (dropped) must be solved again; C (kept) is still in memory.
+    for (const f of readdirSync(join(dir, 'coach'))) rmSync(join(dir, 'coach', f));
+    expect(library.status('shut-the-box', c).state).toBe('ready');
+    expect(solves).toBe(3);
+    expect((await library.policy('shut-the-box', a)).optimum).toBe(optimumA);
+    expect(solves).toBe(4);
+    expect(library.memory().tables).toBe(2);
   });
 
   it('starts nothing after it is closed', () => {

@@ -4,6 +4,7 @@ import { solveScorecard } from '../../src/coach/scorecard-solver.js';
 import { CATEGORIES, DEFAULT_OPTIONS, dicePoker, scoreChoices, type Category, type DicePokerOptions, type DicePokerState } from '../../src/games/dice-poker.js';
 import { seededRandom } from '../games/harness.js';
 import { checkBellman, checkDecisions, randomStates, simulate, step } from './scorecard-helpers.js';
+import { expectAgrees } from './agreement.js';
 
 const opts = (o: Partial<DicePokerOptions> = {}): DicePokerOptions => ({ ...DEFAULT_OPTIONS, ...o });
 /**
@@ -90,7 +91,7 @@ describe('Dice Poker coach', () => {
 
   it('plays as well as it says: simulated mean within 4 standard errors', () => {
     const sim = simulate(dicePoker, policy, NO_BONUS, 1000, seededRandom(11));
-    expect(Math.abs(sim.mean - policy.optimum)).toBeLessThan(4 * sim.se);
+    expectAgrees(sim, policy.optimum);
   });
 
   it('tracks the bonus for "more than" the threshold, and the Joker over a scratched Poker row', () => {
@@ -105,7 +106,7 @@ describe('Dice Poker coach', () => {
     const s = position(o, { ...allBut(['threes']), aces: 3, twos: 6, fours: 0, fives: 0, sixes: 0 }, [3, 1, 1, 2, 2], 2);
     expect(p.decisions(s)[0]?.value).toBe(9 + 3 + 35 + 0);
     const sim = simulate(dicePoker, p, o, 800, seededRandom(12));
-    expect(Math.abs(sim.mean - p.optimum)).toBeLessThan(4 * sim.se);
+    expectAgrees(sim, p.optimum);
   });
 
   it('names committed decisions and refuses what it did not solve', () => {

@@ -5,6 +5,7 @@ import type { MexicoAction, MexicoOptions, MexicoState } from '../../src/games/m
 import { mexicoCoach } from '../../src/coach/mexico.js';
 import type { SolvedTables } from '../../src/coach/types.js';
 import { seededRandom } from '../games/harness.js';
+import { expectChance } from './agreement.js';
 
 const opts = (o: Partial<MexicoOptions> = {}): MexicoOptions => ({ ...MEXICO_DEFAULT_OPTIONS, ...o });
 // Each solve takes up to a second (the three-player tables): solve each option set once.
@@ -100,7 +101,7 @@ describe('Mexico coach: decisions', () => {
 });
 
 /** Plays whole two-player games through the module, both seats on the coach's first choice. */
-function simulate(o: MexicoOptions, games: number, seed: number): { firstWins: number; secondWins: number; se: number; optimum: number; second: number } {
+function simulate(o: MexicoOptions, games: number, seed: number): { firstWins: number; secondWins: number; optimum: number; second: number } {
   const solved = solvedFor(o);
   const policy = mexicoCoach.restore(o, solved);
   const random = seededRandom(seed);
@@ -117,8 +118,7 @@ function simulate(o: MexicoOptions, games: number, seed: number): { firstWins: n
     if (winners.includes(0)) firstWins++;
     if (winners.includes(1)) secondWins++;
   }
-  const p = policy.optimum;
-  return { firstWins: firstWins / games, secondWins: secondWins / games, se: Math.sqrt((p * (1 - p)) / games), optimum: p, second: Number(solved.facts.secondPlayerWins) };
+  return { firstWins: firstWins / games, secondWins: secondWins / games, optimum: policy.optimum, second: Number(solved.facts.secondPlayerWins) };
 }
 
 /** Plays whole three-player games, every seat on the coach's first choice; each seat's win rate. */
@@ -144,10 +144,7 @@ describe('Mexico coach: simulated games match the solved win chances', () => {
   it('three players, default rules', () => {
     const games = 8000;
     const { rates, solved } = simulateThree(opts(), games, 49);
-    rates.forEach((r, i) => {
-      const p = solved[i] ?? 0;
-      expect(Math.abs(r - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / games));
-    });
+    rates.forEach((r, i) => expectChance(r, games, solved[i] ?? NaN));
   });
 
   const cases: Array<[string, Partial<MexicoOptions>]> = [
@@ -158,8 +155,8 @@ describe('Mexico coach: simulated games match the solved win chances', () => {
   for (const [name, o] of cases) {
     it(name, () => {
       const r = simulate(opts(o), 10000, 48);
-      expect(Math.abs(r.firstWins - r.optimum)).toBeLessThan(4 * r.se);
-      expect(Math.abs(r.secondWins - r.second)).toBeLessThan(4 * r.se);
+      expectChance(r.firstWins, 10000, r.optimum);
+      expectChance(r.secondWins, 10000, r.second);
     });
   }
 });

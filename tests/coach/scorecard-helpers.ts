@@ -6,6 +6,7 @@
  */
 import { expect } from 'vitest';
 import { isInvalid } from '../../src/games/types.js';
+import { meanAndError } from './agreement.js';
 import type { GameDef } from '../../src/games/types.js';
 import type { Policy } from '../../src/coach/types.js';
 import type { ScorecardActionLike, ScorecardStateLike } from '../../src/coach/scorecard-policy.js';
@@ -53,18 +54,9 @@ export function playOut<S extends AnyState, A extends AnyAction, O>(game: GameDe
   return result?.scores[0] ?? NaN;
 }
 
-/** Mean and standard error of `n` simulated games. */
+/** Mean and standard error of the final score of `n` simulated games. */
 export function simulate<S extends AnyState, A extends AnyAction, O>(game: GameDef<S, A, O>, policy: Policy<S, A>, options: O, n: number, random: () => number) {
-  let sum = 0;
-  let sq = 0;
-  for (let i = 0; i < n; i++) {
-    const x = playOut(game, policy, options, random);
-    sum += x;
-    sq += x * x;
-  }
-  const mean = sum / n;
-  const sd = Math.sqrt(Math.max(0, sq / n - mean * mean));
-  return { mean, se: sd / Math.sqrt(n), sd };
+  return meanAndError(Array.from({ length: n }, () => playOut(game, policy, options, random)));
 }
 
 /** States met along games where every decision is picked at random (a spread of cards and dice). */

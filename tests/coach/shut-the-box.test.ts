@@ -5,6 +5,7 @@ import type { ShutTheBoxAction, ShutTheBoxOptions, ShutTheBoxState } from '../..
 import { shutTheBoxChancePolicy, shutTheBoxCoach, shutTheBoxExpectedPenalty, shutTheBoxShutChance } from '../../src/coach/shut-the-box.js';
 import { fracText } from '../../src/coach/shut-the-box-fraction.js';
 import { seededRandom } from '../games/harness.js';
+import { expectAgrees, expectChance, meanAndError } from './agreement.js';
 
 const opts = (o: Partial<ShutTheBoxOptions> = {}): ShutTheBoxOptions => ({ ...SHUT_THE_BOX_DEFAULT_OPTIONS, ...o });
 const COMMON = opts({ closeRule: 'anyCombination' });
@@ -130,9 +131,7 @@ function simulate(o: ShutTheBoxOptions, turns: number, seed: number, policy = po
       if (state.last !== before.last && state.last) penalties.push(state.last.penalty);
     }
   }
-  const mean = penalties.reduce((a, b) => a + b, 0) / turns;
-  const sd = Math.sqrt(penalties.reduce((a, b) => a + (b - mean) ** 2, 0) / (turns - 1));
-  return { mean, se: sd / Math.sqrt(turns), optimum: policy.optimum, shut: penalties.filter((p) => p === 0).length / turns };
+  return { ...meanAndError(penalties), optimum: policy.optimum, shut: penalties.filter((p) => p === 0).length / turns };
 }
 
 describe('Shut the Box coach: simulated turns match the solved value', () => {
@@ -144,13 +143,12 @@ describe('Shut the Box coach: simulated turns match the solved value', () => {
   ];
   for (const [name, o] of cases) {
     it(name, () => {
-      const { mean, se, optimum } = simulate(opts(o), 20000, 48);
-      expect(Math.abs(mean - optimum)).toBeLessThan(4 * se);
+      const sim = simulate(opts(o), 20000, 48);
+      expectAgrees(sim, sim.optimum);
     });
   }
   it('shuts the box 9.76% of the time playing for the shut (any combination)', () => {
-    const p = 956177159 / 9795520512;
     const { shut } = simulate(COMMON, 20000, 49, shutTheBoxChancePolicy(COMMON, shutTheBoxCoach.solve(COMMON)));
-    expect(Math.abs(shut - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / 20000));
+    expectChance(shut, 20000, 956177159 / 9795520512);
   });
 });

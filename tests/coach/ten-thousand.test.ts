@@ -4,6 +4,7 @@ import { DEFAULT_OPTIONS, tenThousand } from '../../src/games/ten-thousand.js';
 import type { TenThousandAction, TenThousandOptions, TenThousandState } from '../../src/games/ten-thousand.js';
 import { tenThousandCoach } from '../../src/coach/ten-thousand.js';
 import { seededRandom } from '../games/harness.js';
+import { expectAgrees, meanAndError } from './agreement.js';
 
 const opts = (o: Partial<TenThousandOptions> = {}): TenThousandOptions => ({ ...DEFAULT_OPTIONS, ...o });
 const policyFor = (o: TenThousandOptions) => tenThousandCoach.restore(o, tenThousandCoach.solve(o));
@@ -79,13 +80,13 @@ describe('10 000 coach: decisions', () => {
 
 });
 
-/** Plays `turns` first turns through the module with the coach's first choice; mean and standard error of the points. */
-function simulate(o: TenThousandOptions, turns: number, seed: number): { mean: number; se: number; optimum: number } {
+/** Plays `turns` turns from `start` (a first turn) through the module with the coach's first choice; mean and standard error of the points. */
+function simulate(o: TenThousandOptions, turns: number, seed: number, start: (o: TenThousandOptions) => TenThousandState = fresh): { mean: number; se: number; optimum: number } {
   const policy = policyFor(o);
   const random = seededRandom(seed);
   const points: number[] = [];
   for (let k = 0; k < turns; k++) {
-    let state = fresh(o);
+    let state = start(o);
     while (state.current === 0 && !state.over) {
       const best = policy.decisions(state)[0];
       if (best && best.actions.length > 0) state = step(state, best.actions[0] as TenThousandAction);
@@ -94,9 +95,7 @@ function simulate(o: TenThousandOptions, turns: number, seed: number): { mean: n
     }
     points.push(state.players[0]?.score ?? 0);
   }
-  const mean = points.reduce((a, b) => a + b, 0) / turns;
-  const sd = Math.sqrt(points.reduce((a, b) => a + (b - mean) ** 2, 0) / (turns - 1));
-  return { mean, se: sd / Math.sqrt(turns), optimum: policy.optimum };
+  return { ...meanAndError(points), optimum: policy.optimum };
 }
 
 describe('10 000 coach: simulated turns match the solved expectation', () => {
@@ -108,8 +107,38 @@ describe('10 000 coach: simulated turns match the solved expectation', () => {
   ];
   for (const [name, o] of cases) {
     it(name, () => {
-      const { mean, se, optimum } = simulate(opts(o), 20000, 48);
-      expect(Math.abs(mean - optimum)).toBeLessThan(4 * se);
+      const sim = simulate(opts(o), 20000, 48);
+      expectAgrees(sim, sim.optimum);
     });
   }
+});
+
+describe('10 000 coach: the three-bust penalty', () => {
+  // Every bust costs 100; the third in a row 500 more (600), and the streak starts again.
+  const o = opts({ bustPenalty: 100, threeBustPenalty: 500 });
+  const facts = tenThousandCoach.solve(o).facts;
+  /** A first turn of a player on the board with two busts in a row behind them. */
+  const afterTwoBusts = (x: TenThousandOptions): TenThousandState => {
+    const s = fresh(x);
+    return { ...s, players: s.players.map((p, i) => (i === 0 ? { ...p, onBoard: true, bustStreak: 2 } : p)) };
+  };
+
+  it('is worth 576.145 points a turn, and 513.294 after two busts', () => {
+    expect(Number(facts.expectedTurn)).toBeCloseTo(576.1453, 4);
+    expect(Number(facts.expectedTurnAfterTwoBusts)).toBeCloseTo(513.2935, 4);
+    // A bust now costs 500 more than usual: the turn is worth less, but by under 500 (playing as on a fresh
+    // streak loses 500 only when it busts, and the solver plays at least that well).
+    expect(Number(facts.expectedTurnAfterTwoBusts)).toBeLessThan(Number(facts.expectedTurn));
+    expect(Number(facts.expectedTurnAfterTwoBusts)).toBeGreaterThan(Number(facts.expectedTurn) - 500);
+  });
+
+  it('plays both as solved: simulated turns from a fresh card and after two busts', () => {
+    const first = simulate(o, 20000, 51);
+    expect(first.optimum).toBe(Number(facts.expectedTurn));
+    expectAgrees(first, Number(facts.expectedTurn));
+    const late = simulate(o, 20000, 52, afterTwoBusts);
+    expectAgrees(late, Number(facts.expectedTurnAfterTwoBusts));
+    // ...and the two differ by far more than the noise: the streak is really played.
+    expect(first.mean - late.mean).toBeGreaterThan(8 * Math.hypot(first.se, late.se));
+  });
 });
