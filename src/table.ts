@@ -518,10 +518,11 @@ export class Table {
    */
   actForSeat(id: string, seat: number, token: string, action: { type: string }): TableGame {
     const game = this.checkSeat(id, seat, token);
-    const actor = actionSeat(this.definition(game), game.state, action);
+    const def = this.definition(game);
+    const actor = actionSeat(def, game.state, action);
     if (actor !== seat) {
       const name = (s: number) => game.players[s] ?? `seat ${s}`;
-      const why = actor === null ? 'the game is over' : `it is ${name(actor)}'s to make`;
+      const why = def.operatorActions?.includes(action.type) ? 'only the operator, who watches the tower, may' : actor === null ? 'the game is over' : `it is ${name(actor)}'s to make`;
       throw new TableError('table/not_your_turn', `${name(seat)} cannot ${action.type} now: ${why}.`, 403);
     }
     return this.act(id, action);

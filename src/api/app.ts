@@ -347,7 +347,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
       },
     );
 
-    // A seat plays its own secret cards from its private page (its token is its authority, on its turn only).
+    // A seat makes its own moves from its private page (its token is its authority, on its turn only; Table.actForSeat).
     api.post<{ Params: IdParams & { seat: number }; Querystring: { token: string }; Body: { type: string } }>(
       '/api/games/:id/seats/:seat/actions',
       { config: { access: 'seat' }, schema: { params: SeatParams, querystring: SeatQuery, body: ActionBody, response: { 200: { $ref: 'GameView#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' } } } },

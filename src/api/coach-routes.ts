@@ -44,7 +44,7 @@ export function registerCoachRoutes(api: FastifyInstance, table: Table, operator
       }
       const def = table.definition(game);
       const toMove = actingSeat(def, game.state);
-      if (token !== undefined && toMove !== seat) throw new TableError('table/not_your_turn', `It is not ${game.players[seat as number] ?? `seat ${seat}`}'s turn: hints are for the player to move.`, 409);
+      if (token !== undefined && toMove !== seat) throw new TableError('table/not_your_turn', `It is not ${game.players[seat as number] ?? `seat ${seat}`}'s turn: hints are for the player to move.`, 403);
       const policy = policyOf(table, game, reply);
       // A seat is coached on what it may see (no coached game hides anything today; one that does must not leak it).
       const seen = token !== undefined ? def.playerView(game.state, seat as number) : game.state;

@@ -2,7 +2,7 @@
  * What the API and the scoreboard see of a game: plain JSON built from the
  * table's record, with a board laid out for the game being played.
  */
-import { RESERVED_GAMES, actionSeat, type AnyGameDef } from '../games/index.js';
+import { RESERVED_GAMES, actionSeats, type AnyGameDef } from '../games/index.js';
 import { gameResult, type BotLevel, type RollRecord, type Table, type TableGame } from '../table.js';
 import { effectiveValues } from '../table-replay.js';
 import { feedProgress, type FeedEntry, type FeedProgress } from '../games/feed-words.js';
@@ -114,7 +114,7 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     /** The decisions open now (hold, score, bid...), for buttons; with secret hands only those the viewer may know of. */
     actions,
     /** The seat that makes each of `actions` (games/acting-seat.ts), so a private page offers only its own. */
-    actors: actions.map((action) => actionSeat(def, game.state, action)),
+    actors: actionSeats(def, game.state, actions),
     lastRoll: last && lastVisible ? rollView(game, last, seatQuery) : null,
     /** The last rolls this viewer may see, oldest first, for the history strip (thumbnails of their frames). */
     recentRolls: game.rolls

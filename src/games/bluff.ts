@@ -576,8 +576,9 @@ export const bluff: GameDef<BluffState, BluffAction, BluffOptions> = {
   board,
   playerView,
   bot,
-  // A throw declared stacked is its owner's to declare, whoever throws next.
-  actor: (state, action) => (action.type === 'rethrow' ? (state.lastThrow?.seat ?? null) : null),
+  // The operator, who watches the tower, declares a throw stacked: its owner has seen the dice and could
+  // otherwise throw a poor hand again as often as they liked.
+  operatorActions: ['rethrow'],
 
   setup(players, options) {
     const opts = resolveOptions<BluffOptions>('Bluff', OPTION_SPECS, options);

@@ -2,7 +2,7 @@
 export * from './types.js';
 export * from './dice-poker.js';
 export { RESERVED_GAMES, findReserved, type ReservedGame } from './reserved.js';
-export { actingSeat, actionSeat } from './acting-seat.js';
+export { actingSeat, actionSeat, actionSeats } from './acting-seat.js';
 
 import type { GameDef } from './types.js';
 import { dicePoker } from './dice-poker.js';

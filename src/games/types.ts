@@ -111,6 +111,12 @@ export interface GameDef<State, Action extends { type: string }, Options> {
    * page may send only the actions this names it for.
    */
   actor?(state: State, action: Action): number | null;
+  /**
+   * Action types only the operator makes, never a seat from its own page: a
+   * judgement about the physical throw (Bluff: a throw that landed stacked),
+   * which a player who has seen their secret dice must not be able to make.
+   */
+  operatorActions?: readonly string[];
 }
 
 /** Thrown by `setup` when players or options are unusable. */

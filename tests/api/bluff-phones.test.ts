@@ -44,17 +44,20 @@ async function newGame(game: string, players: string[], options: Record<string, 
 }
 
 describe('Bluff from the phones', () => {
-  it('lets each seat bid, challenge and declare its own stacked throw, and refuses the others with 403', async () => {
+  it('lets each seat bid and challenge, leaves a stacked throw to the operator, and refuses the others with 403', async () => {
     const g = await newGame('bluff', ['Ann', 'Bob', 'Cid'], { dicePerPlayer: '2' });
     await g.roll([1, 2]);
     await g.roll([3, 6]);
     await g.roll([5, 5]);
 
-    // Cid's throw landed stacked: only Cid may say so, although Ann is to bid now.
-    const notBobs = await g.phone(1, { type: 'rethrow', dice: [4, 5] });
-    expect(notBobs.statusCode).toBe(403);
-    expect(notBobs.json()).toMatchObject({ code: 'table/not_your_turn', message: "Bob cannot rethrow now: it is Cid's to make." });
-    const stacked = await g.phone(2, { type: 'rethrow', dice: [4, 5] });
+    // Cid's throw landed stacked. Cid has seen those dice, so neither Cid nor anyone else may declare it from a
+    // phone (or Cid could throw a poor hand again until it suited); the operator, who watches the tower, does.
+    for (const seat of [1, 2]) {
+      const fromPhone = await g.phone(seat, { type: 'rethrow', dice: [4, 5] });
+      expect(fromPhone.statusCode).toBe(403);
+      expect(fromPhone.json()).toMatchObject({ code: 'table/not_your_turn', message: `${['Ann', 'Bob', 'Cid'][seat]} cannot rethrow now: only the operator, who watches the tower, may.` });
+    }
+    const stacked = await g.operator({ type: 'rethrow', dice: [4, 5] });
     expect(stacked.statusCode, stacked.body).toBe(200);
     expect(stacked.json().request).toMatchObject({ player: 2, slots: [4, 5], secret: true });
     await g.roll([5, 4]);

@@ -180,7 +180,7 @@ describe('hints and analysis through the API', () => {
     expect(own.statusCode).toBe(200);
     expect(own.json().decisions).toEqual(body.decisions);
     const other = await app.inject({ method: 'GET', url: `/api/games/${id}/hint?seat=1&token=${tokens[1]}` });
-    expect(other.statusCode).toBe(409);
+    expect(other.statusCode).toBe(403);
     expect(other.json().message).toMatch(/not Ben's turn/);
     const wrong = await app.inject({ method: 'GET', url: `/api/games/${id}/hint?seat=0&token=nope` });
     expect(wrong.statusCode).toBe(403);
