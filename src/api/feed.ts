@@ -1,6 +1,9 @@
 /**
  * The live feed, WebSocket /ws. The server sends `snapshot` on connect, then
- * `game`, `tower` and `notice` on every change. Clients may send the messages
+ * `patch` (what changed in a game's view, view-diff.ts), `tower` and `notice`
+ * on every change. Each game's changes are numbered (`seq`, one more per
+ * change); a client whose patch does not follow on from the view it holds
+ * asks for the view with `resync` and gets it as `game`. Clients may send the messages
  * of CLIENT_MESSAGES: each is checked against its schema like a REST body,
  * answered, or refused with an `error` naming the problem. A client that keeps
  * sending junk (or too much) is disconnected (close code 1008); one that stops
@@ -8,8 +11,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import { TableError, type Table, type TableEvent } from '../table.js';
-import { gameView } from './views.js';
+import { TableError, type Table, type TableEvent, type TableGame } from '../table.js';
+import { gameView, type GameView } from './views.js';
+import { diffViews, type Json } from './view-diff.js';
 import type { OperatorAuth } from './operator-auth.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { epochChanged } from './integration-routes.js';
@@ -79,6 +83,14 @@ export const CLIENT_MESSAGES = {
       ref: { required: false, check: ref, doc: 'echoed back' },
     },
   },
+  resync: {
+    access: 'anyone',
+    doc: 'The whole view of a game again (answered with game, at the seq of its last change), for a client whose patch did not follow on from the view it holds. A seat gets its own view of its game.',
+    fields: {
+      game: { required: true, check: id(64), doc: 'game id' },
+      ref: { required: false, check: ref, doc: 'echoed back' },
+    },
+  },
   roll: {
     access: 'operator',
     doc: 'Rolls the dice the game waits for through the tower (as POST /api/games/:id/roll); answered with rolled or error. The operator, or an API key with rolls:request.',
@@ -92,7 +104,7 @@ export const CLIENT_MESSAGES = {
 export type ClientMessageType = keyof typeof CLIENT_MESSAGES;
 
 /** The messages the server sends, for the README and the tests. */
-export const SERVER_MESSAGES = ['snapshot', 'game', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error', 'event'] as const;
+export const SERVER_MESSAGES = ['snapshot', 'game', 'patch', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error', 'event'] as const;
 
 type Parsed = { ok: true; type: ClientMessageType; body: Record<string, unknown> } | { ok: false; code: string; message: string };
 
@@ -176,25 +188,53 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
     deliver(socket, JSON.stringify({ type, v: 1, ...rest }));
   };
 
-  const unsubscribe = table.subscribe((event: TableEvent) => {
-    if (clients.size === 0) return;
-    if (event.type !== 'game') {
-      const text = JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message });
-      for (const socket of clients.keys()) deliver(socket, text);
-      return;
-    }
-    // One serialisation for the public; a seat's own view for a socket authenticated as a seat of this game.
-    let publicText: string | null = null;
+  /**
+   * Per game, the seq of its last change and the view each audience (the public, each seat of it; the operator sees the
+   * public's) was sent at that seq. The next change goes out as the difference from that view, serialised once per
+   * audience; a whole view (snapshot, seat auth, resync) is that same view, so a client holding seq n holds exactly what
+   * patch n + 1 applies to. An audience nobody was sent the last change for is dropped, and made afresh when asked for.
+   */
+  const sent = new Map<string, { seq: number; views: Map<string, GameView> }>();
+  type Seat = { readonly seat: number; readonly token: string };
+  const audience = (seat: Seat | null) => (seat ? `seat ${seat.seat} ${seat.token}` : 'public');
+  const seatOf = (client: Client, gameId: string): Seat | null => (typeof client.role === 'object' && client.role.game === gameId ? client.role : null);
+  const heldView = (game: TableGame, seat: Seat | null) => {
+    let entry = sent.get(game.id);
+    if (!entry) sent.set(game.id, (entry = { seq: 0, views: new Map() }));
+    let view = entry.views.get(audience(seat));
+    if (!view) entry.views.set(audience(seat), (view = gameView(table, game, seat?.seat ?? null, seat?.token)));
+    return { seq: entry.seq, view };
+  };
+  const broadcastGame = (game: TableGame) => {
+    const before = sent.get(game.id)?.views;
+    const seq = (sent.get(game.id)?.seq ?? 0) + 1;
+    const views = new Map<string, GameView>();
+    sent.set(game.id, { seq, views });
+    const texts = new Map<string, string>();
+    const textFor = (seat: Seat | null) => {
+      const key = audience(seat);
+      let text = texts.get(key);
+      if (text !== undefined) return text;
+      const view = gameView(table, game, seat?.seat ?? null, seat?.token);
+      views.set(key, view);
+      const previous = before?.get(key);
+      text = previous
+        ? JSON.stringify({ type: 'patch', v: 1, gameId: game.id, seq, ops: diffViews(previous as unknown as Json, view as unknown as Json) })
+        : JSON.stringify({ type: 'game', v: 1, seq, game: view });
+      texts.set(key, text);
+      return text;
+    };
     for (const [socket, client] of clients) {
-      if (client.games && !client.games.has(event.game.id)) continue;
-      const role = client.role;
-      if (typeof role === 'object' && role.game === event.game.id) {
-        send(socket, { type: 'game', game: gameView(table, event.game, role.seat, role.token) });
-        continue;
-      }
-      publicText ??= JSON.stringify({ type: 'game', v: 1, game: gameView(table, event.game) });
-      deliver(socket, publicText);
+      if (client.games && !client.games.has(game.id)) continue;
+      deliver(socket, textFor(seatOf(client, game.id)));
     }
+  };
+
+  const unsubscribe = table.subscribe((event: TableEvent) => {
+    if (event.type === 'game') return broadcastGame(event.game);
+    if (clients.size === 0) return;
+    const text = JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message });
+    for (const socket of clients.keys()) deliver(socket, text);
   });
   // A changed operator token ends the operator rights of every socket that used the old one.
   const offToken = auth.onChange(() => {
@@ -284,9 +324,11 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           }
           try {
             const game = table.checkSeat(body.game as string, body.seat as number, token);
-            client.role = { game: game.id, seat: body.seat as number, token };
+            const seat = { game: game.id, seat: body.seat as number, token };
+            client.role = seat;
             send(socket, { type: 'auth', role: 'seat', game: game.id, seat: body.seat, ...replyRef });
-            return send(socket, { type: 'game', game: gameView(table, game, body.seat as number, token) });
+            const held = heldView(game, seat);
+            return send(socket, { type: 'game', seq: held.seq, game: held.view });
           } catch (err) {
             if (err instanceof TableError) return refuse(err.code, err.message, body.ref, err.statusCode === 403);
             throw err;
@@ -299,6 +341,12 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           if (body.since !== undefined) return subscribeStream(body.since as number, body.epoch as string | undefined, games, replyRef, body.ref);
           client.games = games ? new Set(games) : null;
           return send(socket, { type: 'subscribed', games: games ?? 'all', ...replyRef });
+        }
+        case 'resync': {
+          const game = table.list().find((g) => g.id === body.game);
+          if (!game) return refuse('table/game_not_found', `There is no game with id '${String(body.game)}'.`, body.ref, false);
+          const held = heldView(game, seatOf(client, game.id));
+          return send(socket, { type: 'game', seq: held.seq, game: held.view, ...replyRef });
         }
         case 'roll': {
           // The operator, or an API key with rolls:request (asked again now: a revoked key rolls nothing).
@@ -390,6 +438,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
       const later = answer(data, isBinary);
       if (later) hold(later);
     });
-    send(socket, { type: 'snapshot', games: table.list().map((g) => gameView(table, g)), tower: table.tower() });
+    const views = table.list().map((g) => ({ id: g.id, ...heldView(g, null) }));
+    send(socket, { type: 'snapshot', games: views.map((g) => g.view), seqs: Object.fromEntries(views.map((g) => [g.id, g.seq])), tower: table.tower() });
   });
 }

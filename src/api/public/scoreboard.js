@@ -9,6 +9,7 @@ import { renderCoach } from './coach-view.js';
 import { renderGameControls } from './game-controls.js';
 import { offerRecentNames } from './recent-names.js';
 import { renderTableFeed } from './table-feed.js';
+import { liveGames } from './view-patch.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -212,8 +213,13 @@ function scheduleReconnect() {
   }, delay);
 }
 
+/** The games as the feed sent them (whole views and the patches since, by seq). */
+const live = liveGames();
+
 function onMessage(msg) {
   if (!msg || typeof msg !== 'object') return;
+  const { game, resync } = live.take(msg);
+  if (resync) socket?.send(JSON.stringify({ type: 'resync', game: resync }));
   switch (msg.type) {
     case 'snapshot':
       state.connected = true;
@@ -224,7 +230,9 @@ function onMessage(msg) {
       if (!state.catalog) loadCatalog();
       break;
     case 'game':
-      if (msg.game) upsertGame(msg.game, false);
+    case 'patch':
+      if (!game) return;
+      upsertGame(game, false);
       break;
     case 'tower':
       state.tower = msg.status ?? null;
