@@ -59,18 +59,29 @@ function diffInto(before: Json, after: Json, path: string, ops: PatchOp[]): void
 
 /**
  * Elements slid towards the front (the first `shift` dropped, new ones at the
- * end): removes at index 0, then the rest compared in place. Otherwise each
- * index compared in place, then the tail removed or added.
+ * end: the recent rolls, the table feed) go as removes at index 0. Then what
+ * both keep at the start and at the end is left alone, and between them each
+ * index is compared in place, the extra elements removed or inserted (one
+ * legal action gone from the middle of the list is one remove).
  */
 function diffArrays(before: readonly Json[], after: readonly Json[], path: string, ops: PatchOp[]): void {
   const shift = slide(before, after);
   for (let i = 0; i < shift; i++) ops.push({ op: 'remove', path: path + segment(0) });
   const kept = before.slice(shift);
-  const common = Math.min(kept.length, after.length);
-  for (let i = 0; i < common; i++) diffInto(kept[i] as Json, after[i] as Json, path + segment(i), ops);
-  // From the end, so each index still names the element it meant.
-  for (let i = kept.length - 1; i >= after.length; i--) ops.push({ op: 'remove', path: path + segment(i) });
-  for (let i = common; i < after.length; i++) ops.push({ op: 'add', path: path + segment('-'), value: after[i] as Json });
+  let start = 0;
+  while (start < kept.length && start < after.length && jsonEqual(kept[start] as Json, after[start] as Json)) start++;
+  let end = 0;
+  while (end < kept.length - start && end < after.length - start && jsonEqual(kept[kept.length - 1 - end] as Json, after[after.length - 1 - end] as Json)) end++;
+  const oldCount = kept.length - start - end;
+  const newCount = after.length - start - end;
+  const common = Math.min(oldCount, newCount);
+  for (let i = start; i < start + common; i++) diffInto(kept[i] as Json, after[i] as Json, path + segment(i), ops);
+  // Each remove at the same index: the next element has moved into it.
+  for (let i = common; i < oldCount; i++) ops.push({ op: 'remove', path: path + segment(start + common) });
+  for (let i = common; i < newCount; i++) {
+    const at = start + i;
+    ops.push({ op: 'add', path: path + segment(end === 0 ? '-' : at), value: after[at] as Json });
+  }
 }
 
 /** How many leading elements `before` lost when the rest of it starts `after` (0 when its first still starts it, or none does). */

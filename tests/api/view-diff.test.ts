@@ -39,6 +39,24 @@ describe('diffViews', () => {
     ]);
   });
 
+  it('sends one element gone from the middle of a list as one remove, one new in the middle as one add', () => {
+    const actions = ['aces', 'twos', 'threes', 'fours', 'fives', 'chance'].map((category) => ({ type: 'score', category }));
+    const without = actions.filter((a) => a.category !== 'threes');
+    expect(diffViews({ actions }, { actions: without })).toEqual([{ op: 'remove', path: '/actions/2' }]);
+    expect(diffViews({ actions: without }, { actions })).toEqual([{ op: 'add', path: '/actions/2', value: { type: 'score', category: 'threes' } }]);
+  });
+
+  it('patching gives the new list for any elements removed and inserted anywhere', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 12 }), fc.array(fc.tuple(fc.nat(12), fc.nat(3), fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 3 })), { maxLength: 3 }), (list, edits) => {
+        const after = [...list];
+        for (const [at, remove, insert] of edits) after.splice(at % (after.length + 1), remove, ...insert);
+        expect(roundTrip({ list }, { list: after })).toEqual({ list: after });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('adds and removes keys and array tails, and replaces a value that changed kind', () => {
     const before = { gone: 1, list: [1, 2, 3], lastRoll: null };
     const after = { list: [1], lastRoll: { seq: 1 }, added: [true] };
