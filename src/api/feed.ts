@@ -173,14 +173,15 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
    * Sends to one socket; one still holding more than the cap unsent from
    * earlier messages is closed instead and gets nothing more, while the others
    * go on (one large message, a snapshot of many games, never trips it alone).
+   * A broadcast passes its text encoded once (a Buffer, sent as a text frame), not once per socket.
    */
-  const deliver = (socket: WebSocket, text: string) => {
+  const deliver = (socket: WebSocket, text: string | Buffer) => {
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > maxBufferedBytes) {
       socket.close(1013, 'too far behind: the client does not read what it is sent');
       return;
     }
-    socket.send(text);
+    socket.send(text, { binary: false });
   };
   // Every message reads {"type":…,"v":1,…}, the broadcasts below included: type first, so a client can dispatch on a prefix.
   const send = (socket: WebSocket, message: { readonly type: string; readonly [field: string]: unknown }) => {
@@ -210,7 +211,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
     const seq = (sent.get(game.id)?.seq ?? 0) + 1;
     const views = new Map<string, GameView>();
     sent.set(game.id, { seq, views });
-    const texts = new Map<string, string>();
+    const texts = new Map<string, Buffer>();
     const textFor = (seat: Seat | null) => {
       const key = audience(seat);
       let text = texts.get(key);
@@ -218,9 +219,11 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
       const view = gameView(table, game, seat?.seat ?? null, seat?.token);
       views.set(key, view);
       const previous = before?.get(key);
-      text = previous
-        ? JSON.stringify({ type: 'patch', v: 1, gameId: game.id, seq, ops: diffViews(previous as unknown as Json, view as unknown as Json) })
-        : JSON.stringify({ type: 'game', v: 1, seq, game: view });
+      text = Buffer.from(
+        previous
+          ? JSON.stringify({ type: 'patch', v: 1, gameId: game.id, seq, ops: diffViews(previous as unknown as Json, view as unknown as Json) })
+          : JSON.stringify({ type: 'game', v: 1, seq, game: view }),
+      );
       texts.set(key, text);
       return text;
     };
@@ -233,7 +236,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
   const unsubscribe = table.subscribe((event: TableEvent) => {
     if (event.type === 'game') return broadcastGame(event.game);
     if (clients.size === 0) return;
-    const text = JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message });
+    const text = Buffer.from(JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message }));
     for (const socket of clients.keys()) deliver(socket, text);
   });
   // A changed operator token ends the operator rights of every socket that used the old one.
