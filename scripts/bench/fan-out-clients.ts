@@ -1,31 +1,34 @@
 /**
  * The load generator of the fan-out benchmark, run as its own process by
- * fan-out.ts: opens `--clients` scoreboard WebSockets on `--url`, records
- * when each `game` message (by game id and version) and each `tower` message
- * arrives, and on the parent's `report` message sends back what it saw.
+ * fan-out.ts: opens `--clients` scoreboard WebSockets on `--url`, each
+ * following the feed as the pages do (`liveGames` of src/api/public/view-patch.js:
+ * whole views and patches applied, `resync` after a gap), and records when each
+ * game version (by game id and version) was applied, the bytes of the game
+ * messages (`game` and `patch`) after the snapshot, and each `tower` message;
+ * on the parent's `report` message it sends back what it saw.
  *
  * Talks to its parent over the IPC channel: `{type:'connected', ...}` once
  * every client has its snapshot, `{type:'report', ...}` at the end; the
  * parent then ends it.
  */
 import WebSocket from 'ws';
+import { liveGames } from '../../src/api/public/view-patch.js';
 import { numberFlag } from './lib.js';
 
 const url = process.argv[process.argv.indexOf('--url') + 1] ?? '';
 const clients = numberFlag('clients', 1000);
 const now = () => performance.timeOrigin + performance.now();
 const send = (message: unknown) => process.send?.(message);
-/** The fields of a feed message this generator needs (the app writes `type` first, a game view starts with its `id`; `version` is the view's only one). */
-// Every feed message starts with its type: {"type":"game","v":1,...}.
-const TYPE = /^\{"type":"(\w+)"/;
-const GAME_ID = /"game":\{"id":"([^"]+)"/;
-const VERSION = /"version":(\d+)/;
 
 interface Seen {
-  /** `gameId@version` -> arrival time (ms since the epoch, sub-ms). */
+  /** `gameId@version` -> when the client had that view applied (ms since the epoch, sub-ms). */
   readonly games: Map<string, number>;
+  /** A version applied again (a patch or view taken twice). */
   duplicates: number;
   towers: number;
+  /** Bytes of `game` and `patch` messages after the snapshot. */
+  gameBytes: number;
+  resyncs: number;
   closed: boolean;
 }
 
@@ -35,25 +38,29 @@ let errors = 0;
 
 function open(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const s: Seen = { games: new Map(), duplicates: 0, towers: 0, closed: false };
+    const s: Seen = { games: new Map(), duplicates: 0, towers: 0, gameBytes: 0, resyncs: 0, closed: false };
+    const live = liveGames();
     const ws = new WebSocket(url, { perMessageDeflate: false });
     // A feed that never sends its snapshot must end the benchmark with a reason, not hang it.
     const timer = setTimeout(() => reject(new Error(`no snapshot from ${url} within 10 s`)), 10_000);
-    ws.on('message', (data) => {
+    ws.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as { type: string };
+      const { game, resync } = live.take(message);
       const at = now();
-      // A thousand clients share this one thread: read the few fields needed instead of parsing every view,
-      // so this process's own queue adds as little as it can to the latency it measures.
-      const text = String(data);
-      const type = TYPE.exec(text)?.[1];
-      if (type === 'snapshot') {
+      if (message.type === 'snapshot') {
         clearTimeout(timer);
         resolve();
+      } else if (message.type === 'game' || message.type === 'patch') s.gameBytes += data.length;
+      else if (message.type === 'tower') s.towers++;
+      if (resync) {
+        s.resyncs++;
+        ws.send(JSON.stringify({ type: 'resync', game: resync }));
       }
-      else if (type === 'game') {
-        const key = `${GAME_ID.exec(text)?.[1]}@${VERSION.exec(text)?.[1]}`;
+      if (game) {
+        const key = `${game.id}@${game.version}`;
         if (s.games.has(key)) s.duplicates++;
         else s.games.set(key, at);
-      } else if (type === 'tower') s.towers++;
+      }
     });
     ws.on('close', () => (s.closed = true));
     ws.on('error', (err) => {
@@ -75,7 +82,7 @@ process.on('message', (message: { type: string }) => {
   if (message.type !== 'report') return;
   send({
     type: 'report',
-    clients: seen.map((s) => ({ games: [...s.games.entries()], duplicates: s.duplicates, towers: s.towers, closed: s.closed })),
+    clients: seen.map((s) => ({ games: [...s.games.entries()], duplicates: s.duplicates, towers: s.towers, gameBytes: s.gameBytes, resyncs: s.resyncs, closed: s.closed })),
     errors,
     cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
   });
