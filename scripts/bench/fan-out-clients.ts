@@ -7,9 +7,14 @@
  * messages (`game` and `patch`) after the snapshot, and each `tower` message;
  * on the parent's `report` message it sends back what it saw.
  *
- * Talks to its parent over the IPC channel: `{type:'connected', ...}` once
- * every client has its snapshot, `{type:'report', ...}` at the end; the
- * parent then ends it.
+ * A real viewer applies a patch on its own device. Here a thousand share one
+ * thread, so a message is only timestamped when it arrives (its type read from
+ * its first bytes, as before the lean feed) and kept; at the end each client
+ * applies what it got, in order, each message timed alone: its time applied
+ * is its arrival plus that client's own parse and apply. So one client's
+ * applying does not delay the others' arrival. A patch that does not follow
+ * on would show as a resync asked for (it cannot be sent then; over TCP none
+ * is expected).
  */
 import WebSocket from 'ws';
 import { liveGames } from '../../src/api/public/view-patch.js';
@@ -35,28 +40,39 @@ interface Seen {
 const seen: Seen[] = [];
 const sockets: WebSocket[] = [];
 let errors = 0;
+// Every feed message starts with its type: {"type":"patch","v":1,...}.
+const TYPE = /^\{"type":"(\w+)"/;
+/** Per client: applies what it got, each message timed alone (see above). */
+const appliers: Array<() => void> = [];
 
 function open(): Promise<void> {
   return new Promise((resolve, reject) => {
     const s: Seen = { games: new Map(), duplicates: 0, towers: 0, gameBytes: 0, resyncs: 0, closed: false };
     const live = liveGames();
+    const got: Array<{ readonly data: Buffer; readonly at: number }> = [];
     const ws = new WebSocket(url, { perMessageDeflate: false });
     // A feed that never sends its snapshot must end the benchmark with a reason, not hang it.
     const timer = setTimeout(() => reject(new Error(`no snapshot from ${url} within 10 s`)), 10_000);
     ws.on('message', (data: Buffer) => {
-      const message = JSON.parse(data.toString()) as { type: string };
-      const { game, resync } = live.take(message);
       const at = now();
-      if (message.type === 'snapshot') {
+      const type = TYPE.exec(data.toString('latin1', 0, 24))?.[1];
+      if (type === 'snapshot') {
+        live.take(JSON.parse(data.toString()) as { type: string });
         clearTimeout(timer);
         resolve();
-      } else if (message.type === 'game' || message.type === 'patch') s.gameBytes += data.length;
-      else if (message.type === 'tower') s.towers++;
-      if (resync) {
-        s.resyncs++;
-        ws.send(JSON.stringify({ type: 'resync', game: resync }));
+      } else if (type === 'tower') s.towers++;
+      else if (type === 'game' || type === 'patch') {
+        s.gameBytes += data.length;
+        got.push({ data, at });
       }
-      if (game) {
+    });
+    appliers.push(() => {
+      for (const { data, at: arrived } of got.splice(0)) {
+        const started = performance.now();
+        const { game, resync } = live.take(JSON.parse(data.toString()) as { type: string });
+        const at = arrived + (performance.now() - started);
+        if (resync) s.resyncs++;
+        if (!game) continue;
         const key = `${game.id}@${game.version}`;
         if (s.games.has(key)) s.duplicates++;
         else s.games.set(key, at);
@@ -80,6 +96,7 @@ send({ type: 'connected', clients: sockets.length, errors });
 
 process.on('message', (message: { type: string }) => {
   if (message.type !== 'report') return;
+  for (const applyGot of appliers) applyGot();
   send({
     type: 'report',
     clients: seen.map((s) => ({ games: [...s.games.entries()], duplicates: s.duplicates, towers: s.towers, gameBytes: s.gameBytes, resyncs: s.resyncs, closed: s.closed })),

@@ -7,8 +7,9 @@
  * once a second for `--seconds` (the bot's decisions in between also change
  * the game). Each change's latency is measured from the moment the table
  * emitted it (just before the app sends it to every socket) to the moment each
- * client has it applied; every change must reach every client (`lost` must be
- * 0), none twice. The bytes of the game messages (`game` and `patch`) each
+ * client has it applied (its arrival plus its own parse and apply, timed alone:
+ * see fan-out-clients.ts); every change must reach every client (`lost` must
+ * be 0), none twice. The bytes of the game messages (`game` and `patch`) each
  * client gets are counted per roll. The server's CPU (share of one core) and
  * memory (RSS) are sampled over the rolling window.
  *
