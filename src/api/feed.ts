@@ -53,6 +53,10 @@ const str = (min: number, max: number) => (v: unknown) => (typeof v === 'string'
 const int = (min: number, max: number) => (v: unknown) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `must be an integer from ${min} to ${max}`);
 const ref = (v: unknown) => (str(1, 64)(v) === null || int(0, 2 ** 31)(v) === null ? null : 'must be a string (1-64) or an integer');
 
+/** Fields of several messages. */
+const REF: Field = { required: false, check: ref, doc: 'echoed back' };
+const GAME: Field = { required: true, check: id(64), doc: 'game id' };
+
 /**
  * The messages a client may send: their fields (unknown fields are refused),
  * what each is for, and who may send it. `ref` is echoed in the reply.
@@ -70,7 +74,7 @@ export const CLIENT_MESSAGES = {
       token: { required: true, check: str(1, 200), doc: 'operator or seat token' },
       game: { required: false, check: id(64), doc: 'game id, with seat' },
       seat: { required: false, check: int(0, 29), doc: 'seat number, with game' },
-      ref: { required: false, check: ref, doc: 'echoed back' },
+      ref: REF,
     },
   },
   subscribe: {
@@ -80,23 +84,23 @@ export const CLIENT_MESSAGES = {
       games: { required: false, check: (v: unknown) => (v === 'all' || (Array.isArray(v) && v.length <= 50 && v.every((g) => id(64)(g) === null)) ? null : 'must be "all" or a list of at most 50 game ids'), doc: 'game ids or "all"' },
       since: { required: false, check: int(0, Number.MAX_SAFE_INTEGER), doc: 'the last event seq seen (0: from the start)' },
       epoch: { required: false, check: (v: unknown) => (typeof v === 'string' && /^[0-9a-f]{12}$/.test(v) ? null : 'must be the stream\'s epoch (12 hex digits)'), doc: 'the epoch of that seq (subscribed gives it): another one is refused' },
-      ref: { required: false, check: ref, doc: 'echoed back' },
+      ref: REF,
     },
   },
   resync: {
     access: 'anyone',
     doc: 'The whole view of a game again (answered with game, at the seq of its last change), for a client whose patch did not follow on from the view it holds. A seat gets its own view of its game.',
     fields: {
-      game: { required: true, check: id(64), doc: 'game id' },
-      ref: { required: false, check: ref, doc: 'echoed back' },
+      game: GAME,
+      ref: REF,
     },
   },
   roll: {
     access: 'operator',
     doc: 'Rolls the dice the game waits for through the tower (as POST /api/games/:id/roll); answered with rolled or error. The operator, or an API key with rolls:request.',
     fields: {
-      game: { required: true, check: id(64), doc: 'game id' },
-      ref: { required: false, check: ref, doc: 'echoed back' },
+      game: GAME,
+      ref: REF,
     },
   },
 } as const satisfies Record<string, { access: 'anyone' | 'operator'; doc: string; fields: Record<string, Field> }>;
