@@ -2,13 +2,16 @@
  * Benchmark: fan-out to many scoreboards. The server (the app and table as
  * `dice-tower serve` builds them, simulated tower, real reader, SQLite store)
  * runs in this process; a SEPARATE process (fan-out-clients.ts) opens
- * `--clients` WebSocket scoreboards on loopback. Then the tower rolls once a
- * second for `--seconds` (the bot's decisions in between also change the
- * game). Every `game` message's delivery latency is measured from the moment
- * the table emitted the change (just before the app sends it to every socket)
- * to its arrival at each client; every change must reach every client
- * (`lost` must be 0). The server's CPU (share of one core) and memory (RSS)
- * are sampled over the rolling window.
+ * `--clients` WebSocket scoreboards on loopback, each following the lean feed
+ * as the pages do (patches applied, `resync` after a gap). Then the tower rolls
+ * once a second for `--seconds` (the bot's decisions in between also change
+ * the game). Each change's latency is measured from the moment the table
+ * emitted it (just before the app sends it to every socket) to the moment each
+ * client has it applied (its arrival plus its own parse and apply, timed alone:
+ * see fan-out-clients.ts); every change must reach every client (`lost` must
+ * be 0), none twice. The bytes of the game messages (`game` and `patch`) each
+ * client gets are counted per roll. The server's CPU (share of one core) and
+ * memory (RSS) are sampled over the rolling window.
  *
  * The app is built without the per-address rate limit `serve` sets
  * (600 requests a minute): 1 000 scoreboards from one loopback address would
@@ -55,7 +58,7 @@ const child = fork(fileURLToPath(new URL('./fan-out-clients.ts', import.meta.url
   execArgv: ['--import', 'tsx'],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
-type Report = { type: 'report'; clients: Array<{ games: Array<[string, number]>; duplicates: number; towers: number; closed: boolean }>; errors: number; cpuMs: number };
+type Report = { type: 'report'; clients: Array<{ games: Array<[string, number]>; duplicates: number; towers: number; gameBytes: number; resyncs: number; closed: boolean }>; errors: number; cpuMs: number };
 const fromChild = <T>(type: string) =>
   new Promise<T>((resolve, reject) => {
     const onMessage = (m: { type: string }) => {
@@ -127,6 +130,8 @@ const latencies: number[] = [];
 let lost = 0;
 let duplicates = 0;
 let towerLost = 0;
+let gameBytes = 0;
+let resyncs = 0;
 for (const c of seen.clients) {
   const arrived = new Map(c.games);
   for (const [key, at] of emitted) {
@@ -135,6 +140,8 @@ for (const c of seen.clients) {
     else latencies.push(got - at);
   }
   duplicates += c.duplicates;
+  gameBytes += c.gameBytes;
+  resyncs += c.resyncs;
   towerLost += Math.max(0, towerEvents - c.towers);
 }
 const figures = {
@@ -153,6 +160,9 @@ const figures = {
   lost,
   towerLost,
   duplicates,
+  resyncs,
+  // Every game message after the snapshot (the new game's whole view included), per client, per roll made.
+  bytesPerViewerPerRoll: round(gameBytes / Math.max(1, seen.clients.length) / Math.max(1, rollsMade)),
   serverCpuPercentOfOneCore: round((100 * (cpu.user + cpu.system)) / 1000 / wallMs),
   serverRssMiB: { beforeClients: rssBefore, connected: rssConnected, peakWhileRolling: Math.max(...rss) },
   loadGeneratorCpuSeconds: round(seen.cpuMs / 1000),
@@ -161,16 +171,18 @@ console.log(`Fan-out: ${figures.clients} WebSocket clients (separate process), $
 printTable(
   ['figure', 'value'],
   [
-    ['delivery latency p50 (ms)', figures.latencyMsP50],
-    ['delivery latency p99 (ms)', figures.latencyMsP99],
-    ['delivery latency max (ms)', figures.latencyMsMax],
-    ['game messages delivered', `${latencies.length} of ${emitted.size * seen.clients.length}`],
+    ['change → applied latency p50 (ms)', figures.latencyMsP50],
+    ['change → applied latency p99 (ms)', figures.latencyMsP99],
+    ['change → applied latency max (ms)', figures.latencyMsMax],
+    ['game changes applied', `${latencies.length} of ${emitted.size * seen.clients.length}`],
     ['lost (game / tower)', `${lost} / ${towerLost}`],
     ['duplicates', duplicates],
+    ['resyncs asked (gaps seen)', resyncs],
+    ['game message bytes per viewer per roll', figures.bytesPerViewerPerRoll],
     ['server CPU (% of one core, incl. rendering + reading the simulated dice)', figures.serverCpuPercentOfOneCore],
     ['server RSS MiB (no clients / connected / peak rolling)', `${rssBefore} / ${rssConnected} / ${figures.serverRssMiB.peakWhileRolling}`],
     ['connect time for all clients (s)', figures.connectSeconds],
   ],
 );
 printFigures('fan-out', figures);
-if (lost > 0 || towerLost > 0) process.exitCode = 1;
+if (lost > 0 || towerLost > 0 || duplicates > 0) process.exitCode = 1;

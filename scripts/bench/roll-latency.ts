@@ -8,7 +8,7 @@
  * saved), the Fastify app listening on loopback. A real WebSocket client (the
  * `ws` package, over TCP) subscribes to /ws. Each roll is timed from the
  * moment the camera's capture resolves to the moment the client has the
- * `game` message carrying that roll. Decisions between rolls (holds, scores)
+ * change carrying that roll (a `game` message, or a `patch` applied). Decisions between rolls (holds, scores)
  * are the game's bot's and are not timed.
  *
  *   npm run bench:roll [-- --rolls 1000]
@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { buildApp } from '../../src/api/app.js';
+import { liveGames } from '../../src/api/public/view-patch.js';
 import { SeededRandom, createSimulator, type Camera } from '../../src/hardware/index.js';
 import { openStore } from '../../src/storage/index.js';
 import { Table } from '../../src/table.js';
@@ -54,9 +55,12 @@ const { port } = app.server.address() as { port: number };
 
 const client = new WebSocket(`ws://127.0.0.1:${port}/ws`);
 let waiting: { id: string; rollCount: number; resolve: (at: number) => void } | null = null;
+/** The games as the client holds them: whole views, and patches applied (the page's own code). */
+const live = liveGames();
 client.on('message', (data) => {
-  const message = JSON.parse(String(data)) as { type: string; game?: { id: string; rollCount: number } };
-  if (message.type === 'game' && waiting && message.game?.id === waiting.id && message.game.rollCount === waiting.rollCount) {
+  const { game, resync } = live.take(JSON.parse(String(data)) as { type: string });
+  if (resync) client.send(JSON.stringify({ type: 'resync', game: resync }));
+  if (waiting && game?.id === waiting.id && game.rollCount === waiting.rollCount) {
     const w = waiting;
     waiting = null;
     w.resolve(performance.now());

@@ -1,6 +1,9 @@
 /**
  * The live feed, WebSocket /ws. The server sends `snapshot` on connect, then
- * `game`, `tower` and `notice` on every change. Clients may send the messages
+ * `patch` (what changed in a game's view, view-diff.ts), `tower` and `notice`
+ * on every change. Each game's changes are numbered (`seq`, one more per
+ * change); a client whose patch does not follow on from the view it holds
+ * asks for the view with `resync` and gets it as `game`. Clients may send the messages
  * of CLIENT_MESSAGES: each is checked against its schema like a REST body,
  * answered, or refused with an `error` naming the problem. A client that keeps
  * sending junk (or too much) is disconnected (close code 1008); one that stops
@@ -8,8 +11,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import { TableError, type Table, type TableEvent } from '../table.js';
-import { gameView } from './views.js';
+import { TableError, type Table, type TableEvent, type TableGame } from '../table.js';
+import { gameView, type GameView } from './views.js';
+import { diffViews, type Json } from './view-diff.js';
 import type { OperatorAuth } from './operator-auth.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { epochChanged } from './integration-routes.js';
@@ -49,6 +53,10 @@ const str = (min: number, max: number) => (v: unknown) => (typeof v === 'string'
 const int = (min: number, max: number) => (v: unknown) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `must be an integer from ${min} to ${max}`);
 const ref = (v: unknown) => (str(1, 64)(v) === null || int(0, 2 ** 31)(v) === null ? null : 'must be a string (1-64) or an integer');
 
+/** Fields of several messages. */
+const REF: Field = { required: false, check: ref, doc: 'echoed back' };
+const GAME: Field = { required: true, check: id(64), doc: 'game id' };
+
 /**
  * The messages a client may send: their fields (unknown fields are refused),
  * what each is for, and who may send it. `ref` is echoed in the reply.
@@ -66,7 +74,7 @@ export const CLIENT_MESSAGES = {
       token: { required: true, check: str(1, 200), doc: 'operator or seat token' },
       game: { required: false, check: id(64), doc: 'game id, with seat' },
       seat: { required: false, check: int(0, 29), doc: 'seat number, with game' },
-      ref: { required: false, check: ref, doc: 'echoed back' },
+      ref: REF,
     },
   },
   subscribe: {
@@ -76,15 +84,23 @@ export const CLIENT_MESSAGES = {
       games: { required: false, check: (v: unknown) => (v === 'all' || (Array.isArray(v) && v.length <= 50 && v.every((g) => id(64)(g) === null)) ? null : 'must be "all" or a list of at most 50 game ids'), doc: 'game ids or "all"' },
       since: { required: false, check: int(0, Number.MAX_SAFE_INTEGER), doc: 'the last event seq seen (0: from the start)' },
       epoch: { required: false, check: (v: unknown) => (typeof v === 'string' && /^[0-9a-f]{12}$/.test(v) ? null : 'must be the stream\'s epoch (12 hex digits)'), doc: 'the epoch of that seq (subscribed gives it): another one is refused' },
-      ref: { required: false, check: ref, doc: 'echoed back' },
+      ref: REF,
+    },
+  },
+  resync: {
+    access: 'anyone',
+    doc: 'The whole view of a game again (answered with game, at the seq of its last change), for a client whose patch did not follow on from the view it holds. A seat gets its own view of its game.',
+    fields: {
+      game: GAME,
+      ref: REF,
     },
   },
   roll: {
     access: 'operator',
     doc: 'Rolls the dice the game waits for through the tower (as POST /api/games/:id/roll); answered with rolled or error. The operator, or an API key with rolls:request.',
     fields: {
-      game: { required: true, check: id(64), doc: 'game id' },
-      ref: { required: false, check: ref, doc: 'echoed back' },
+      game: GAME,
+      ref: REF,
     },
   },
 } as const satisfies Record<string, { access: 'anyone' | 'operator'; doc: string; fields: Record<string, Field> }>;
@@ -92,7 +108,7 @@ export const CLIENT_MESSAGES = {
 export type ClientMessageType = keyof typeof CLIENT_MESSAGES;
 
 /** The messages the server sends, for the README and the tests. */
-export const SERVER_MESSAGES = ['snapshot', 'game', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error', 'event'] as const;
+export const SERVER_MESSAGES = ['snapshot', 'game', 'patch', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error', 'event'] as const;
 
 type Parsed = { ok: true; type: ClientMessageType; body: Record<string, unknown> } | { ok: false; code: string; message: string };
 
@@ -161,14 +177,15 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
    * Sends to one socket; one still holding more than the cap unsent from
    * earlier messages is closed instead and gets nothing more, while the others
    * go on (one large message, a snapshot of many games, never trips it alone).
+   * A broadcast passes its text encoded once (a Buffer, sent as a text frame), not once per socket.
    */
-  const deliver = (socket: WebSocket, text: string) => {
+  const deliver = (socket: WebSocket, text: string | Buffer) => {
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > maxBufferedBytes) {
       socket.close(1013, 'too far behind: the client does not read what it is sent');
       return;
     }
-    socket.send(text);
+    socket.send(text, { binary: false });
   };
   // Every message reads {"type":…,"v":1,…}, the broadcasts below included: type first, so a client can dispatch on a prefix.
   const send = (socket: WebSocket, message: { readonly type: string; readonly [field: string]: unknown }) => {
@@ -176,25 +193,55 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
     deliver(socket, JSON.stringify({ type, v: 1, ...rest }));
   };
 
-  const unsubscribe = table.subscribe((event: TableEvent) => {
-    if (clients.size === 0) return;
-    if (event.type !== 'game') {
-      const text = JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message });
-      for (const socket of clients.keys()) deliver(socket, text);
-      return;
-    }
-    // One serialisation for the public; a seat's own view for a socket authenticated as a seat of this game.
-    let publicText: string | null = null;
+  /**
+   * Per game, the seq of its last change and the view each audience (the public, each seat of it; the operator sees the
+   * public's) was sent at that seq. The next change goes out as the difference from that view, serialised once per
+   * audience; a whole view (snapshot, seat auth, resync) is that same view, so a client holding seq n holds exactly what
+   * patch n + 1 applies to. An audience nobody was sent the last change for is dropped, and made afresh when asked for.
+   */
+  const sent = new Map<string, { seq: number; views: Map<string, GameView> }>();
+  type Seat = { readonly seat: number; readonly token: string };
+  const audience = (seat: Seat | null) => (seat ? `seat ${seat.seat} ${seat.token}` : 'public');
+  const seatOf = (client: Client, gameId: string): Seat | null => (typeof client.role === 'object' && client.role.game === gameId ? client.role : null);
+  const heldView = (game: TableGame, seat: Seat | null) => {
+    let entry = sent.get(game.id);
+    if (!entry) sent.set(game.id, (entry = { seq: 0, views: new Map() }));
+    let view = entry.views.get(audience(seat));
+    if (!view) entry.views.set(audience(seat), (view = gameView(table, game, seat?.seat ?? null, seat?.token)));
+    return { seq: entry.seq, view };
+  };
+  const broadcastGame = (game: TableGame) => {
+    const before = sent.get(game.id)?.views;
+    const seq = (sent.get(game.id)?.seq ?? 0) + 1;
+    const views = new Map<string, GameView>();
+    sent.set(game.id, { seq, views });
+    const texts = new Map<string, Buffer>();
+    const textFor = (seat: Seat | null) => {
+      const key = audience(seat);
+      let text = texts.get(key);
+      if (text !== undefined) return text;
+      const view = gameView(table, game, seat?.seat ?? null, seat?.token);
+      views.set(key, view);
+      const previous = before?.get(key);
+      text = Buffer.from(
+        previous
+          ? JSON.stringify({ type: 'patch', v: 1, gameId: game.id, seq, ops: diffViews(previous as unknown as Json, view as unknown as Json) })
+          : JSON.stringify({ type: 'game', v: 1, seq, game: view }),
+      );
+      texts.set(key, text);
+      return text;
+    };
     for (const [socket, client] of clients) {
-      if (client.games && !client.games.has(event.game.id)) continue;
-      const role = client.role;
-      if (typeof role === 'object' && role.game === event.game.id) {
-        send(socket, { type: 'game', game: gameView(table, event.game, role.seat, role.token) });
-        continue;
-      }
-      publicText ??= JSON.stringify({ type: 'game', v: 1, game: gameView(table, event.game) });
-      deliver(socket, publicText);
+      if (client.games && !client.games.has(game.id)) continue;
+      deliver(socket, textFor(seatOf(client, game.id)));
     }
+  };
+
+  const unsubscribe = table.subscribe((event: TableEvent) => {
+    if (event.type === 'game') return broadcastGame(event.game);
+    if (clients.size === 0) return;
+    const text = Buffer.from(JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message }));
+    for (const socket of clients.keys()) deliver(socket, text);
   });
   // A changed operator token ends the operator rights of every socket that used the old one.
   const offToken = auth.onChange(() => {
@@ -284,9 +331,11 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           }
           try {
             const game = table.checkSeat(body.game as string, body.seat as number, token);
-            client.role = { game: game.id, seat: body.seat as number, token };
+            const seat = { game: game.id, seat: body.seat as number, token };
+            client.role = seat;
             send(socket, { type: 'auth', role: 'seat', game: game.id, seat: body.seat, ...replyRef });
-            return send(socket, { type: 'game', game: gameView(table, game, body.seat as number, token) });
+            const held = heldView(game, seat);
+            return send(socket, { type: 'game', seq: held.seq, game: held.view });
           } catch (err) {
             if (err instanceof TableError) return refuse(err.code, err.message, body.ref, err.statusCode === 403);
             throw err;
@@ -299,6 +348,12 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
           if (body.since !== undefined) return subscribeStream(body.since as number, body.epoch as string | undefined, games, replyRef, body.ref);
           client.games = games ? new Set(games) : null;
           return send(socket, { type: 'subscribed', games: games ?? 'all', ...replyRef });
+        }
+        case 'resync': {
+          const game = table.list().find((g) => g.id === body.game);
+          if (!game) return refuse('table/game_not_found', `There is no game with id '${String(body.game)}'.`, body.ref, false);
+          const held = heldView(game, seatOf(client, game.id));
+          return send(socket, { type: 'game', seq: held.seq, game: held.view, ...replyRef });
         }
         case 'roll': {
           // The operator, or an API key with rolls:request (asked again now: a revoked key rolls nothing).
@@ -390,6 +445,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
       const later = answer(data, isBinary);
       if (later) hold(later);
     });
-    send(socket, { type: 'snapshot', games: table.list().map((g) => gameView(table, g)), tower: table.tower() });
+    const views = table.list().map((g) => ({ id: g.id, ...heldView(g, null) }));
+    send(socket, { type: 'snapshot', games: views.map((g) => g.view), seqs: Object.fromEntries(views.map((g) => [g.id, g.seq])), tower: table.tower() });
   });
 }

@@ -31,6 +31,9 @@ export interface RollView {
   } | null;
 }
 
+/** A point to a tenth of a pixel, as the outlines are drawn (reading-overlay.js): the reader's 15 digits would be most of a roll's bytes on the feed. */
+const tenthPx = (p: { readonly x: number; readonly y: number }) => ({ x: Math.round(p.x * 10) / 10, y: Math.round(p.y * 10) / 10 });
+
 export function rollView(game: TableGame, roll: RollRecord, seatQuery: string): RollView {
   const corrections = game.corrections.filter((c) => c.roll === roll.seq);
   return {
@@ -54,7 +57,7 @@ export function rollView(game: TableGame, roll: RollRecord, seatQuery: string): 
           width: roll.reading.width,
           height: roll.reading.height,
           ms: Math.round(roll.reading.ms * 10) / 10,
-          dice: roll.reading.dice.map((d) => ({ value: d.value, colour: d.colour, center: d.center, box: d.box, confidence: d.confidence })),
+          dice: roll.reading.dice.map((d) => ({ value: d.value, colour: d.colour, center: tenthPx(d.center), box: d.box.map(tenthPx), confidence: Math.round(d.confidence * 1000) / 1000 })),
         }
       : null,
   };

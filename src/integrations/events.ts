@@ -6,12 +6,12 @@
  */
 import type { DiceReading } from '../vision/types.js';
 import type { RollRecord, RollEvent, TowerStatus } from '../table.js';
-import type { GameCorrectionPayload, GameCreatedPayload, GameActionPayload, GameRollPayload } from '../storage/index.js';
+import type { GameCorrectionPayload, GameCreatedPayload, GameActionPayload, GameEndedPayload, GameRollPayload, GameUndoPayload } from '../storage/index.js';
 
 /** Bumped when an event changes in a way a consumer could trip over (a field removed or retyped); new fields do not bump it. */
 export const STREAM_VERSION = 1;
 
-export const STREAM_EVENT_TYPES = ['game.created', 'game.action', 'roll.started', 'roll.refused', 'roll.settled', 'roll.corrected', 'game.ended', 'tower.status', 'table.notice'] as const;
+export const STREAM_EVENT_TYPES = ['game.created', 'game.action', 'game.undone', 'roll.started', 'roll.refused', 'roll.settled', 'roll.corrected', 'game.ended', 'game.abandoned', 'tower.status', 'table.notice'] as const;
 export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 
 /** An event before the stream numbers it. */
@@ -109,6 +109,9 @@ export interface LogRow {
   readonly version: number;
 }
 
+/** A decision as the stream tells it: in a game of secret cards which card was chosen is the players' business, others see the kind of action only. */
+const told = (action: { readonly type: string }, facts: GameFacts) => (facts.secretHands ? { type: action.type } : action);
+
 /** The stream events of one game-log event. */
 export function fromLog(row: LogRow, facts: GameFacts): DraftEvent[] {
   const base = { at: row.at, gameId: row.gameId, sourceSeq: row.seq };
@@ -119,9 +122,16 @@ export function fromLog(row: LogRow, facts: GameFacts): DraftEvent[] {
     }
     case 'game/action': {
       const { action } = row.payload as GameActionPayload;
-      const data = { version: row.version, action };
-      // A game of secret cards: which card was chosen is the players' business; others see the kind of action only.
-      return [{ ...base, type: 'game.action', secretSeat: null, data: facts.secretHands ? { version: row.version, action: { type: action.type } } : data }];
+      return [{ ...base, type: 'game.action', secretSeat: null, data: { version: row.version, action: told(action, facts) } }];
+    }
+    case 'game/undo': {
+      const { undone, by } = row.payload as GameUndoPayload;
+      return [{ ...base, type: 'game.undone', secretSeat: null, data: { version: row.version, undone: undone.map(({ seat, action }) => ({ seat, action: told(action, facts) })), by } }];
+    }
+    case 'game/ended': {
+      // Put away without a result (POST /api/games/:id/end); a game over with a result is game.ended.
+      const { by, reason } = row.payload as GameEndedPayload;
+      return [{ ...base, type: 'game.abandoned', secretSeat: null, data: { version: row.version, by, reason } }];
     }
     case 'game/roll': {
       const { roll } = row.payload as GameRollPayload;
@@ -199,11 +209,16 @@ const dice = nullable({ type: 'array', items: { $ref: '#/definitions/die' } });
 const DATA: Record<StreamEventType, { description: string; schema: Record<string, unknown> }> = {
   'game.created': { description: 'A new game (or one imported).', schema: { required: ['rules', 'players', 'bots', 'options', 'version'], properties: { rules: str, players: { type: 'array', items: str }, bots: ints, options: { type: 'object' }, version: int, imported: bool } } },
   'game.action': { description: 'A decision applied (hold, score, bid...). In games of secret cards only the kind of action.', schema: { required: ['version', 'action'], properties: { version: int, action: { type: 'object', required: ['type'], properties: { type: str } } } } },
+  'game.undone': {
+    description: 'Decisions taken back (POST /api/games/:id/undo), newest first, each with the seat that made it (null: none was acting); the game goes on from before them. In games of secret cards only the kind of each action.',
+    schema: { required: ['version', 'undone', 'by'], properties: { version: int, undone: { type: 'array', minItems: 1, items: { type: 'object', required: ['seat', 'action'], properties: { seat: nullable(int), action: { type: 'object', required: ['type'], properties: { type: str } } } } }, by: str } },
+  },
   'roll.started': { description: 'The tower throws (each attempt).', schema: { required: ['attempt', 'count', 'player', 'secret'], properties: { attempt: int, count: int, player: int, secret: bool } } },
   'roll.refused': { description: 'A throw that cannot be used (unreadable, cocked, did not tumble...): its reasons; the tower throws again or gives up (tower.status fault).', schema: { required: ['attempt', 'player', 'secret', 'reasons', 'issues', 'valid', 'dice'], properties: { attempt: int, player: int, secret: bool, reasons: { type: 'array', items: str }, issues, valid: bool, dice } } },
   'roll.settled': { description: 'A roll applied to the game: each die with value, colour, size and confidence, the frame and the reading\'s validity. A secret throw shows its values only to its seat.', schema: { required: ['version', 'roll', 'player', 'secret', 'source', 'attempts', 'values', 'sum', 'dice', 'valid', 'issues', 'frameUrl'], properties: { version: int, roll: int, player: int, secret: bool, source: { enum: ['tower', 'manual'] }, attempts: int, count: int, values: nullable(ints), sum: nullable(int), dice, valid: nullable(bool), issues, frameUrl: nullable(str) } } },
   'roll.corrected': { description: 'The operator corrected a misread roll. Of a secret throw, only its seat sees from, values, by and reason.', schema: { required: ['version', 'roll', 'from', 'values', 'by', 'reason'], properties: { version: int, roll: int, from: nullable(ints), values: nullable(ints), by: nullable(str), reason: nullable(str) } } },
   'game.ended': { description: 'The game is over: winners (seat numbers) and scores. Told again only if a correction of a roll changes them.', schema: { required: ['players', 'winners', 'scores'], properties: { players: { type: 'array', items: str }, winners: ints, scores: nullable({ type: 'array', items: { type: 'number' } }) } } },
+  'game.abandoned': { description: 'The game was put away without a result (POST /api/games/:id/end): who and why. It stays on record; nothing more is played in it.', schema: { required: ['version', 'by', 'reason'], properties: { version: int, by: str, reason: str } } },
   'tower.status': { description: 'The tower\'s state: ready, rolling or fault, with a sentence.', schema: { required: ['kind', 'state', 'message'], properties: { kind: str, state: { enum: ['ready', 'rolling', 'fault'] }, message: str } } },
   'table.notice': { description: 'Something the room should know (a bot that could not move, a button with nothing to roll).', schema: { required: ['message'], properties: { message: str } } },
 };

@@ -19,6 +19,7 @@ import { buildApp, routesOf } from '../../src/api/app.js';
 import { openStore, type GameStore } from '../../src/storage/index.js';
 import { CLIENT_MESSAGES, MAX_MESSAGES, MAX_STRIKES } from '../../src/api/feed.js';
 import { secretDuel } from './secret-duel.js';
+import { liveGames } from '../../src/api/public/view-patch.js';
 import { GAMES } from '../../src/games/index.js';
 
 const TOKEN = 'operator-token-for-tests';
@@ -179,12 +180,17 @@ describe('the operator token can be changed', () => {
   });
 });
 
-/** A WebSocket client that keeps every message it gets. */
+/** A WebSocket client that keeps every message it gets, and the games as it holds them (patches applied). */
 async function client() {
   const ws = new WebSocket(`ws://${base}/ws`);
   const messages: Array<Record<string, unknown>> = [];
+  const live = liveGames();
   const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  ws.on('message', (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>));
+  ws.on('message', (data) => {
+    const m = JSON.parse(String(data)) as Record<string, unknown> & { type: string };
+    messages.push(m);
+    live.take(m);
+  });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
@@ -196,12 +202,12 @@ async function client() {
     return messages.splice(i, 1)[0] as Record<string, unknown>;
   };
   const send = (m: unknown) => ws.send(typeof m === 'string' ? m : JSON.stringify(m));
-  return { ws, messages, next, send, closed };
+  return { ws, messages, live, next, send, closed };
 }
 
 describe('WebSocket messages', () => {
   it('has a test for every client message type', () => {
-    expect(Object.keys(CLIENT_MESSAGES).sort()).toEqual(['auth', 'ping', 'roll', 'subscribe']);
+    expect(Object.keys(CLIENT_MESSAGES).sort()).toEqual(['auth', 'ping', 'resync', 'roll', 'subscribe']);
   });
 
   it('ping → pong with the ref echoed', async () => {
@@ -214,7 +220,7 @@ describe('WebSocket messages', () => {
   it.each([
     ['{"type":', 'ws/bad_json', /not JSON/],
     ['[1]', 'ws/bad_message', /JSON object with a "type"/],
-    [{ type: 'dance' }, 'ws/unknown_type', /Unknown message type "dance".*ping, auth, subscribe, roll/],
+    [{ type: 'dance' }, 'ws/unknown_type', /Unknown message type "dance".*ping, auth, subscribe, resync, roll/],
     [{ type: 'ping', extra: 1 }, 'ws/bad_message', /no field 'extra'/],
     [{ type: 'ping', ref: { a: 1 } }, 'ws/bad_message', /ping.ref must be a string/],
     [{ type: 'auth' }, 'ws/bad_message', /needs 'token'/],
@@ -222,6 +228,8 @@ describe('WebSocket messages', () => {
     [{ type: 'auth', token: 'x', game: 'g', seat: 99 }, 'ws/bad_message', /auth.seat must be an integer from 0 to 29/],
     [{ type: 'subscribe', games: 'some' }, 'ws/bad_message', /"all" or a list/],
     [{ type: 'roll' }, 'ws/bad_message', /needs 'game'/],
+    [{ type: 'resync' }, 'ws/bad_message', /A resync message needs 'game'/],
+    [{ type: 'resync', game: 'nope' }, 'table/game_not_found', /no game with id 'nope'/],
     [{ type: 'roll', game: '../x' }, 'ws/bad_message', /roll.game must be an id/],
   ])('refuses %j with an error naming the problem', async (message, code, text) => {
     const c = await client();
@@ -256,12 +264,14 @@ describe('WebSocket messages', () => {
     expect(await seat.next('error')).toMatchObject({ code: 'table/bad_seat_token' });
     seat.send({ type: 'auth', token: ann, game: duelId, seat: 0 });
     expect(await seat.next('auth')).toMatchObject({ role: 'seat', game: duelId, seat: 0 });
+    await seat.next('game'); // its own view, whole
     await table.roll(duelId, [4]);
-    type G = { game: { id: string; rollCount: number; state: { dice: Array<number | null> } } };
-    const afterRoll = (c: { messages: Array<Record<string, unknown>> }) =>
-      c.messages.filter((m) => m.type === 'game' && (m as unknown as G).game.id === duelId && (m as unknown as G).game.rollCount === 1).map((m) => (m as unknown as G).game.state.dice);
-    await expect.poll(() => afterRoll(seat)).toEqual([[4, null]]);
-    await expect.poll(() => afterRoll(viewer)).toEqual([[null, null]]);
+    const afterRoll = (c: Awaited<ReturnType<typeof client>>) => {
+      const held = c.live.games.get(duelId)?.view as { rollCount: number; state: { dice: Array<number | null> } } | undefined;
+      return held?.rollCount === 1 ? held.state.dice : undefined;
+    };
+    await expect.poll(() => afterRoll(seat)).toEqual([4, null]);
+    await expect.poll(() => afterRoll(viewer)).toEqual([null, null]);
     seat.ws.close();
     viewer.ws.close();
   });
@@ -274,9 +284,8 @@ describe('WebSocket messages', () => {
     expect(await c.next('subscribed')).toMatchObject({ games: [duelId] });
     const other = table.create('dice-poker', ['Cy']);
     table.reissueSeat(duelId, 1);
-    const got = (await c.next('game')).game as { id: string };
-    expect(got.id).toBe(duelId);
-    expect(c.messages.filter((m) => m.type === 'game' && (m.game as { id: string }).id === other.id)).toEqual([]);
+    expect(await c.next('patch')).toMatchObject({ gameId: duelId });
+    expect(c.messages.filter((m) => (m.type === 'game' && (m.game as { id: string }).id === other.id) || m.gameId === other.id)).toEqual([]);
     c.ws.close();
   });
 

@@ -5,6 +5,7 @@ import { createSimulator, type Simulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
+import { liveGames } from '../../src/api/public/view-patch.js';
 
 let sim: Simulator;
 let app: FastifyInstance;
@@ -235,10 +236,14 @@ describe('WebSocket feed', () => {
     expect(messages[0]).toMatchObject({ type: 'snapshot', v: 1, games: [{ id }], tower: { state: 'ready' } });
 
     await post(`/api/games/${id}/roll`);
-    await expect.poll(() => messages.filter((m) => m.type === 'game').length).toBe(1);
+    // The change comes as a patch of the snapshot's view (the lean feed), numbered on from the snapshot's seq.
+    await expect.poll(() => messages.filter((m) => m.type === 'patch').length).toBe(1);
     const towerStates = messages.filter((m) => m.type === 'tower').map((m) => (m.status as { state: string }).state);
     expect(towerStates).toEqual(['rolling', 'ready']);
-    const game = messages.find((m) => m.type === 'game')?.game as { lastRoll: { seq: number; source: string } };
+    const live = liveGames();
+    for (const m of messages) expect(live.take(m)).not.toHaveProperty('resync');
+    expect(messages.find((m) => m.type === 'patch')).toMatchObject({ gameId: id, seq: (messages[0]?.seqs as Record<string, number>)[id]! + 1 });
+    const game = live.games.get(id)?.view as { lastRoll: { seq: number; source: string } };
     expect(game.lastRoll).toMatchObject({ seq: 1, source: 'tower' });
 
     ws.send('hello');

@@ -107,7 +107,7 @@ describe('the WebSocket feed under malformed messages', () => {
     // The quiet scoreboard still gets changes, and the REST API still answers.
     const received = watcher.received.length;
     await fx.table.roll(fx.games.fresh, [1, 2, 3, 4, 5]);
-    await expect.poll(() => watcher.received.slice(received).some((m) => m.type === 'game')).toBe(true);
+    await expect.poll(() => watcher.received.slice(received).some((m) => m.type === 'patch' || m.type === 'game')).toBe(true);
     expect((await fx.app.inject('/api/health')).statusCode).toBe(200);
     watcher.ws.close();
   }, 120_000);

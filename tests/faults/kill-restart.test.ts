@@ -26,6 +26,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findGame, isInvalid } from '../../src/games/index.js';
 import { SeededRandom } from '../../src/hardware/index.js';
 import { openStore } from '../../src/storage/index.js';
+import { liveGames } from '../../src/api/public/view-patch.js';
 
 const ROLLS = 100;
 /** Kills during the run. */
@@ -138,9 +139,11 @@ describe('SIGKILL at random moments during 100 rolls', () => {
     let killOn: { id: string; version: number; proc: ChildProcess } | null = null;
     const listen = (url: string) => {
       const feed = new WebSocket(`${url.replace('http', 'ws')}/ws`);
+      const live = liveGames();
       feed.on('message', (data) => {
-        const m = JSON.parse(String(data)) as { type: string; game?: { id: string; version: number } };
-        if (killOn && m.type === 'game' && m.game?.id === killOn.id && m.game.version === killOn.version) killOn.proc.kill('SIGKILL');
+        const { game, resync } = live.take(JSON.parse(String(data)) as { type: string });
+        if (resync) feed.send(JSON.stringify({ type: 'resync', game: resync }));
+        if (killOn && game?.id === killOn.id && game.version === killOn.version) killOn.proc.kill('SIGKILL');
       });
       feed.on('error', () => {}); // it dies with its server
       return new Promise((resolve) => feed.once('open', resolve));

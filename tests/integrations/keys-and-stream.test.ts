@@ -322,8 +322,10 @@ describe('the stream over the WebSocket', () => {
     const games = c.events().map((e) => (e as unknown as { game: string | null }).game);
     expect(games.length).toBeGreaterThanOrEqual(2);
     expect(new Set(games)).toEqual(new Set([a]));
-    // The scoreboard's game messages too: game a's only.
-    expect(c.got.filter((m) => m.type === 'game').every((m) => (m.game as { id: string }).id === a)).toBe(true);
+    // The scoreboard's game changes too (whole views and patches): game a's only.
+    await until('game a\'s change on the scoreboard feed', () => c.got.some((m) => m.type === 'patch' || m.type === 'game'));
+    const changed = c.got.filter((m) => m.type === 'game' || m.type === 'patch').map((m) => (m.type === 'game' ? (m.game as { id: string }).id : m.gameId));
+    expect(new Set(changed)).toEqual(new Set([a]));
     c.ws.close();
   });
 

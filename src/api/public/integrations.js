@@ -76,7 +76,7 @@ function tail() {
     list.prepend(h('li', {}, `#${e.seq} ${new Date(e.at).toLocaleTimeString(document.documentElement.lang)} ${e.type} ${what}`));
     while (list.children.length > 50) list.lastChild.remove();
   };
-  for (const type of ['game.created', 'game.action', 'roll.started', 'roll.refused', 'roll.settled', 'roll.corrected', 'game.ended', 'tower.status', 'table.notice']) source.addEventListener(type, add);
+  for (const type of ['game.created', 'game.action', 'game.undone', 'roll.started', 'roll.refused', 'roll.settled', 'roll.corrected', 'game.ended', 'game.abandoned', 'tower.status', 'table.notice']) source.addEventListener(type, add);
 }
 
 if (!token()) $('no-token').hidden = false;

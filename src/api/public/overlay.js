@@ -4,10 +4,12 @@
 import { dieFace } from './dom.js';
 import { t } from './i18n.js';
 import { cueSounds } from './sounds.js';
+import { liveGames } from './view-patch.js';
 
 const pinned = new URLSearchParams(location.search).get('game');
 const sound = new URLSearchParams(location.search).get('sound') === 'on';
-const games = new Map();
+/** The games as the feed sent them (whole views and the patches since). */
+const live = liveGames();
 const $ = (id) => document.getElementById(id);
 
 const die = (value, held) => dieFace(value, value ? (held ? 'held' : '') : 'blank');
@@ -24,7 +26,8 @@ function score(board, i) {
 }
 
 function render() {
-  const game = pinned ? games.get(pinned) : [...games.values()].sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  const games = [...live.games.values()].map((g) => g.view);
+  const game = pinned ? games.find((g) => g.id === pinned) : games.sort((a, b) => b.updatedAt - a.updatedAt)[0];
   $('overlay').hidden = !game || !game.board;
   if (!game || !game.board) return;
   const b = game.board;
@@ -48,14 +51,10 @@ function connect() {
   const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
   ws.addEventListener('message', (event) => {
     const msg = JSON.parse(event.data);
-    if (msg.type === 'snapshot') {
-      games.clear();
-      for (const g of msg.games) games.set(g.id, g);
-      backoff = 500;
-    } else if (msg.type === 'game') {
-      const known = games.get(msg.game.id);
-      if (!known || known.version <= msg.game.version) games.set(msg.game.id, msg.game);
-    } else return;
+    const { game, resync } = live.take(msg);
+    if (resync) ws.send(JSON.stringify({ type: 'resync', game: resync }));
+    if (msg.type === 'snapshot') backoff = 500;
+    else if (!game) return;
     render();
   });
   ws.addEventListener('close', () => {

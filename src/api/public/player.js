@@ -96,7 +96,9 @@ function connect() {
   });
   ws.addEventListener('message', (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === 'game' && message.game.id === gameId) refresh().catch((err) => showError(String(err)));
+    // The page reads its seat's view over REST; a change of its game on the (public) feed says when.
+    const changed = message.type === 'game' ? message.game.id : message.type === 'patch' ? message.gameId : null;
+    if (changed === gameId) refresh().catch((err) => showError(String(err)));
   });
   ws.addEventListener('close', () => {
     $('status').textContent = 'Connection lost — reconnecting…';

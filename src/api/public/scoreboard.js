@@ -16,6 +16,7 @@ import { renderLasVegasBoard, boardDecision } from './las-vegas-board.js';
 import { renderWinnerScreen } from './winner-screen.js';
 import { cueSounds, soundOn, soundToggle } from './sounds.js';
 import { landingRoll } from './dice-motion.js';
+import { liveGames } from './view-patch.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -219,8 +220,13 @@ function scheduleReconnect() {
   }, delay);
 }
 
+/** The games as the feed sent them (whole views and the patches since, by seq). */
+const live = liveGames();
+
 function onMessage(msg) {
   if (!msg || typeof msg !== 'object') return;
+  const { game, resync } = live.take(msg);
+  if (resync) socket?.send(JSON.stringify({ type: 'resync', game: resync }));
   switch (msg.type) {
     case 'snapshot':
       state.connected = true;
@@ -231,7 +237,9 @@ function onMessage(msg) {
       if (!state.catalog) loadCatalog();
       break;
     case 'game':
-      if (msg.game) upsertGame(msg.game, false);
+    case 'patch':
+      if (!game) return;
+      upsertGame(game, false);
       break;
     case 'tower':
       state.tower = msg.status ?? null;
