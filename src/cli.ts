@@ -27,9 +27,10 @@ Options of serve (environment variables in brackets):
                      [DICE_TOWER_COLOURS] (default red; white, ivory, red, green,
                      blue, yellow, black, purple, grey)
   --roll-ms N        Duration of a simulated roll cycle in ms (default 1200)
-  --camera SOURCE    sim (default), a webcam (0, /dev/video0), a video file or a
-                     folder of images [DICE_TOWER_CAMERA]; a real camera without
-                     a tower mechanism reads dice thrown by hand
+  --camera SOURCE    sim, a webcam (0, /dev/video0), a video file or a folder of
+                     images [DICE_TOWER_CAMERA] (default: the camera chosen on
+                     /setup.html, else sim); a real camera without a tower
+                     mechanism reads dice thrown by hand
   --serial PORT      The tower's Arduino: auto (found by USB id) or a device
                      path like /dev/ttyACM0 [DICE_TOWER_SERIAL]; needs --camera
   --tower-tip DEG    Tray servo angle when tipping (default 150)
@@ -44,7 +45,7 @@ Options of serve (environment variables in brackets):
   --agree-frames N   ...then reads this many still frames, which must agree
                      (default 3; 1 reads one)
   --exposure N       A camera device's fixed exposure, V4L2 units of 100 µs
-                     (1-100000; default automatic)
+                     (1-100000; default: set on /setup.html, else automatic)
   --white-balance K  A camera device's fixed white balance in kelvin
                      (1000-15000; default automatic). Automatic settings change
                      the dice's colours between frames; a warning says when the
@@ -103,7 +104,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           colours: parseColours(values.colours ?? env.DICE_TOWER_COLOURS ?? 'red'),
           rollMs: integer('roll-ms', values['roll-ms'] ?? '1200', 0, 60_000),
           logLevel: values['log-level'] ?? 'warn',
-          camera: values.camera ?? env.DICE_TOWER_CAMERA ?? 'sim',
+          ...(values.camera ?? env.DICE_TOWER_CAMERA ? { camera: (values.camera ?? env.DICE_TOWER_CAMERA) as string } : {}),
           serial: values.serial ?? env.DICE_TOWER_SERIAL ?? null,
           towerTip: integer('tower-tip', values['tower-tip'] ?? '150', 0, 180),
           towerRest: integer('tower-rest', values['tower-rest'] ?? '30', 0, 180),

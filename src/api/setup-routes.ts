@@ -5,15 +5,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_TEST_DICE, type TestRolls } from '../setup/test-rolls.js';
 import { firmwareNote, listCameras, listSerialPorts, type CameraDevice } from '../setup/devices.js';
-import type { Camera } from '../hardware/index.js';
 import type { PortInfoLike } from '../hardware/serial-ports.js';
 import { TableError, type Table } from '../table.js';
 import { errorText } from '../error-text.js';
 import { FlashJob, type Flasher } from '../setup/flash-job.js';
 import type { RouteAccess } from './app.js';
 import { AccuracyTallySchema } from './schemas.js';
+import { registerSetupCameraRoutes, type SetupCamera } from './setup-camera-routes.js';
 
-type Guard = { onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>; config: { access: RouteAccess } };
+export type Guard = { onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>; config: { access: RouteAccess } };
 
 const errors = { 400: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' }, 503: { $ref: 'ErrorReply#' } };
 
@@ -44,11 +44,7 @@ const TestRollReply = {
 } as const;
 
 /** What the setup page is told of the hardware the server runs with (server.ts builds it). */
-export interface SetupHardware {
-  /** The camera as the server opened it (before the settling reader), for the preview; null: no preview. */
-  readonly camera: Camera | null;
-  /** The camera option the server runs with (sim, 0, /dev/video0, a file...). */
-  readonly cameraSource: string;
+export interface SetupHardware extends SetupCamera {
   /** The serial option (auto, a path), or null without a board. */
   readonly serial: string | null;
   /** The board as connected now: the firmware name it reported, how it is driven, its port; null without a board. */
@@ -60,6 +56,9 @@ export interface SetupHardware {
   /** Flashes the firmware (tests: a fake avrdude); hardware/flash.ts's flashFirmware by default. */
   readonly flash?: Flasher;
 }
+
+/** An app built without hardware (tests): no camera, no board, no data directory. */
+export const NO_SETUP_HARDWARE: SetupHardware = { camera: null, cameraSource: 'unknown', fixed: { exposure: null, whiteBalance: null }, adjust: null, dataDir: null, serial: null, board: () => null };
 
 /** The shipped firmware through avrdude (loaded on use: serialport is a native module). */
 const defaultFlasher: Flasher = async (port, onProgress) => {
@@ -104,6 +103,7 @@ const DevicesReply = {
 const RollIdParams = { type: 'object', required: ['rollId'], properties: { rollId: { type: 'string', pattern: '^[0-9a-f-]{36}$' } } } as const;
 
 export function registerSetupRoutes(api: FastifyInstance, table: Table, testRolls: TestRolls, hardware: SetupHardware, operator: Guard): void {
+  registerSetupCameraRoutes(api, table, hardware, operator);
   api.get('/api/setup/devices', { ...operator, schema: { response: { 200: DevicesReply } } }, async () => {
     let ports: unknown[] = [];
     let portsProblem: string | null = null;

@@ -16,6 +16,7 @@ import { createSimulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
+import { NO_SETUP_HARDWARE } from '../../src/api/setup-routes.js';
 import { ACCURACY_FILE, judge, TestRolls, type AccuracyTally } from '../../src/setup/test-rolls.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -36,7 +37,7 @@ beforeAll(async () => {
     {
       table, version: 'test', operatorToken: TOKEN, testRolls: new TestRolls(table, { dataDir: dir }),
       setupHardware: {
-        camera: sim.camera, cameraSource: 'sim', serial: null, board: () => null,
+        ...NO_SETUP_HARDWARE, camera: sim.camera, cameraSource: 'sim',
         listCameras: () => [{ path: '/dev/video0', index: 0, name: 'HD Webcam C270' }],
         listPorts: async () => [{ path: '/dev/ttyACM0', vendorId: '2341', productId: '0043', manufacturer: 'Arduino LLC' }, { path: '/dev/ttyS0' }],
       },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firmwareNote, listCameras, listSerialPorts } from '../../src/setup/devices.js';
 import { buildApp } from '../../src/api/app.js';
+import { NO_SETUP_HARDWARE } from '../../src/api/setup-routes.js';
 import { createSimulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
@@ -53,7 +54,7 @@ describe('setup devices', () => {
     const app = buildApp({
       table, version: 'test',
       setupHardware: {
-        camera: sim.camera, cameraSource: 'sim', serial: '/dev/ttyACM0', board: () => ({ firmware: 'StandardFirmata.ino', mode: 'host-driven', path: '/dev/ttyACM0' }),
+        ...NO_SETUP_HARDWARE, camera: sim.camera, cameraSource: 'sim', serial: '/dev/ttyACM0', board: () => ({ firmware: 'StandardFirmata.ino', mode: 'host-driven', path: '/dev/ttyACM0' }),
         listCameras: () => [], listPorts: async () => { throw new Error('no udev'); },
       },
     });
