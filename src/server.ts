@@ -242,6 +242,7 @@ export async function serve(options: ServeConfig) {
     camera: rawCamera,
     cameraSource: config.camera,
     fixed: { exposure: config.exposure, whiteBalance: config.whiteBalance },
+    refused: video ? refusedSettings(config, video) : [],
     adjust: video ? (asked) => video.adjust(asked) : null,
     dataDir: config.dataDir,
     serial: config.serial,

@@ -23,8 +23,9 @@ export interface SetupCamera {
   /** The camera as the server opened it, for the calibration shots; null: none. */
   readonly camera: Camera | null;
   readonly cameraSource: string;
-  /** The fixed settings it was opened with (null: automatic). */
+  /** The fixed settings it was opened with (null: automatic), and those the driver refused then. */
   readonly fixed: FixedSettings;
+  readonly refused: readonly string[];
   /** Sets the fixed settings on a camera device or video file (through its process); null for the simulator and a folder. */
   readonly adjust: ((asked: FixedSettings) => Promise<CameraSettings>) | null;
   /** Where camera.json, calibration.json and the empty-tray shot are kept; null: nowhere (an app built without one, in tests). */
@@ -106,7 +107,7 @@ export function registerSetupCameraRoutes(api: FastifyInstance, table: Table, hw
     return hw.dataDir;
   };
   let asked: FixedSettings = hw.fixed;
-  let refused: string[] = [];
+  let refused: readonly string[] = hw.refused;
 
   const cameraView = () => ({
     source: hw.cameraSource,

@@ -58,7 +58,7 @@ export interface SetupHardware extends SetupCamera {
 }
 
 /** An app built without hardware (tests): no camera, no board, no data directory. */
-export const NO_SETUP_HARDWARE: SetupHardware = { camera: null, cameraSource: 'unknown', fixed: { exposure: null, whiteBalance: null }, adjust: null, dataDir: null, serial: null, board: () => null };
+export const NO_SETUP_HARDWARE: SetupHardware = { camera: null, cameraSource: 'unknown', fixed: { exposure: null, whiteBalance: null }, refused: [], adjust: null, dataDir: null, serial: null, board: () => null };
 
 /** The shipped firmware through avrdude (loaded on use: serialport is a native module). */
 const defaultFlasher: Flasher = async (port, onProgress) => {

@@ -1,8 +1,10 @@
-// The setup page (operator only): the cameras and serial ports found, a live preview from the server's camera,
+// The setup page (operator only): the cameras and serial ports found, a live preview from the server's camera (its
+// settings and the calibration drawn over it: setup-camera.js),
 // the board's firmware, and test rolls the operator confirms or corrects, with this tower's accuracy tally.
 import { h } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
 import { api, keepTokenFromLink, operatorToken as token, toast } from './operator-page.js';
+import { startCameraSetup } from './setup-camera.js';
 
 keepTokenFromLink();
 const $ = (id) => document.getElementById(id);
@@ -166,6 +168,7 @@ async function start() {
   const health = await (await fetch('/api/health')).json();
   if (health.accuracy) showTally(health.accuracy);
   await showDevices();
+  await startCameraSetup();
 }
 
 start().catch((err) => toast(err.message));
