@@ -70,6 +70,22 @@ describe('the setup page', () => {
     await p.close();
   });
 
+  it('is linked from the scoreboard for the operator alone', async () => {
+    const guest = await browser.newPage();
+    await guest.goto(`${base}/`);
+    await poll(() => guest.getByTestId('history-link').isVisible()).toBe(true);
+    expect(await guest.getByTestId('setup-link').isVisible()).toBe(false);
+    await guest.close();
+    const operator = await browser.newPage();
+    await operator.goto(`${base}/?token=${TOKEN}`);
+    await poll(() => operator.getByTestId('setup-link').isVisible()).toBe(true);
+    await operator.getByTestId('setup-link').click();
+    await poll(() => operator.getByTestId('camera-panel').isVisible()).toBe(true);
+    expect(operator.url()).toBe(`${base}/setup.html`);
+    expect(await operator.getByTestId('no-token').isVisible()).toBe(false);
+    await operator.close();
+  });
+
   it('lists the devices and the board, updates the preview, and keeps the tally of ten judged test rolls', async () => {
     await page.goto(`${base}/setup.html?token=${TOKEN}`);
     await poll(() => page.getByTestId('camera-device').allTextContents()).toEqual(['/dev/video0 — HD Webcam C270 (--camera 0)']);

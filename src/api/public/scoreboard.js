@@ -9,6 +9,7 @@ import { renderCoach } from './coach-view.js';
 import { renderGameControls } from './game-controls.js';
 import { offerRecentNames } from './recent-names.js';
 import { renderTableFeed } from './table-feed.js';
+import { keepTokenFromLink, operatorToken } from './operator-page.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -86,18 +87,10 @@ function dieFace(value) {
 // ---------------------------------------------------------------------------
 // REST
 
-// The operator's token arrives once in the link (?token=…), is kept in this browser, and leaves the address bar.
-const TOKEN_KEY = 'dice-tower-operator-token';
-{
-  const url = new URL(location.href);
-  const fromLink = url.searchParams.get('token');
-  if (fromLink) {
-    localStorage.setItem(TOKEN_KEY, fromLink);
-    url.searchParams.delete('token');
-    history.replaceState(null, '', url);
-  }
-}
-const operatorToken = () => localStorage.getItem(TOKEN_KEY) ?? '';
+// The operator's token arrives once in the link (?token=…), is kept in this browser, and leaves the address bar; the
+// operator's own pages (setting up the tower) are offered to the operator alone.
+keepTokenFromLink();
+document.getElementById('setup-link').hidden = !operatorToken();
 
 async function api(path, body) {
   const init = { method: 'POST', headers: {} };
