@@ -15,6 +15,8 @@ import { loadExportSigner, type ExportSigner } from './audit/export-signing.js';
 import { buildApp } from './api/app.js';
 import { TestRolls } from './setup/test-rolls.js';
 import { cameraToUse, readCameraChoice } from './setup/camera-choice.js';
+import { boardSetup } from './setup/board.js';
+import type { FirmataTower } from './hardware/firmata-tower.js';
 import type { SetupHardware } from './api/setup-routes.js';
 import { createOperatorToken, readOperatorToken, writeOperatorToken } from './api/operator-token.js';
 import { errorText } from './error-text.js';
@@ -246,11 +248,7 @@ export async function serve(options: ServeConfig) {
     adjust: video ? (asked) => video.adjust(asked) : null,
     dataDir: config.dataDir,
     serial: config.serial,
-    board: () => {
-      if (!config.serial) return null;
-      const board = tower as { readonly firmware?: string | null; readonly mode?: string | null; readonly path?: string | null };
-      return { firmware: board.firmware ?? null, mode: board.mode ?? null, path: board.path ?? null };
-    },
+    board: config.serial ? boardSetup(tower as FirmataTower, { tipAngle: config.towerTip, restAngle: config.towerRest, light: config.light }) : null,
   };
   const app = buildApp(
     { table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, authFailures: {}, saveOperatorToken, record: recordHealth(record), exportSigner, integrations, testRolls, setupHardware },

@@ -9,6 +9,7 @@ import type { PortInfoLike } from '../hardware/serial-ports.js';
 import { TableError, type Table } from '../table.js';
 import { errorText } from '../error-text.js';
 import { FlashJob, type Flasher } from '../setup/flash-job.js';
+import type { BoardSetup } from '../setup/board.js';
 import type { RouteAccess } from './app.js';
 import { AccuracyTallySchema } from './schemas.js';
 import { registerSetupCameraRoutes, type SetupCamera } from './setup-camera-routes.js';
@@ -47,8 +48,8 @@ const TestRollReply = {
 export interface SetupHardware extends SetupCamera {
   /** The serial option (auto, a path), or null without a board. */
   readonly serial: string | null;
-  /** The board as connected now: the firmware name it reported, how it is driven, its port; null without a board. */
-  readonly board: () => { readonly firmware: string | null; readonly mode: string | null; readonly path: string | null } | null;
+  /** The tower's board (src/setup/board.ts); null without one. */
+  readonly board: BoardSetup | null;
   /** Lists serial ports (tests); SerialPort.list by default. */
   readonly listPorts?: () => Promise<readonly PortInfoLike[]>;
   /** Lists video devices (tests); /dev/video* with sysfs names by default. */
@@ -58,7 +59,7 @@ export interface SetupHardware extends SetupCamera {
 }
 
 /** An app built without hardware (tests): no camera, no board, no data directory. */
-export const NO_SETUP_HARDWARE: SetupHardware = { camera: null, cameraSource: 'unknown', fixed: { exposure: null, whiteBalance: null }, refused: [], adjust: null, dataDir: null, serial: null, board: () => null };
+export const NO_SETUP_HARDWARE: SetupHardware = { camera: null, cameraSource: 'unknown', fixed: { exposure: null, whiteBalance: null }, refused: [], adjust: null, dataDir: null, serial: null, board: null };
 
 /** The shipped firmware through avrdude (loaded on use: serialport is a native module). */
 const defaultFlasher: Flasher = async (port, onProgress) => {
@@ -80,6 +81,15 @@ const FlashStatusReply = {
   },
 } as const;
 
+const TowerReply = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string' }, state: { type: 'string' }, message: { type: 'string' }, serial: { type: ['string', 'null'] },
+    connected: { type: 'boolean' }, firmware: { type: ['string', 'null'] }, version: { type: ['string', 'null'] }, mode: { type: ['string', 'null'] }, path: { type: ['string', 'null'] },
+    tipAngle: { type: 'integer' }, restAngle: { type: 'integer' }, light: { type: 'integer' }, lastButtonAt: { type: ['number', 'null'] }, note: { type: 'string' },
+  },
+} as const;
+
 const DevicesReply = {
   type: 'object',
   properties: {
@@ -90,13 +100,7 @@ const DevicesReply = {
       items: { type: 'object', properties: { path: { type: 'string' }, usbId: { type: ['string', 'null'] }, manufacturer: { type: ['string', 'null'] }, arduino: { type: ['string', 'null'] }, description: { type: 'string' } } },
     },
     portsProblem: { type: ['string', 'null'] },
-    tower: {
-      type: 'object',
-      properties: {
-        kind: { type: 'string' }, state: { type: 'string' }, message: { type: 'string' }, serial: { type: ['string', 'null'] },
-        firmware: { type: ['string', 'null'] }, mode: { type: ['string', 'null'] }, path: { type: ['string', 'null'] }, note: { type: 'string' },
-      },
-    },
+    tower: TowerReply,
   },
 } as const;
 
@@ -104,6 +108,12 @@ const RollIdParams = { type: 'object', required: ['rollId'], properties: { rollI
 
 export function registerSetupRoutes(api: FastifyInstance, table: Table, testRolls: TestRolls, hardware: SetupHardware, operator: Guard): void {
   registerSetupCameraRoutes(api, table, hardware, operator);
+  /** The tower as the table sees it, and its board as connected now. */
+  const towerView = () => {
+    const board = hardware.board?.view() ?? null;
+    const note = hardware.serial === null ? 'No tower board: the tower rolls are simulated or thrown by hand (serve --serial auto uses one).' : board?.connected ? firmwareNote(board.firmware) : 'The board is not connected: check the USB cable.';
+    return { ...table.tower(), serial: hardware.serial, firmware: null, version: null, mode: null, path: null, ...board, note };
+  };
   api.get('/api/setup/devices', { ...operator, schema: { response: { 200: DevicesReply } } }, async () => {
     let ports: unknown[] = [];
     let portsProblem: string | null = null;
@@ -113,15 +123,33 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
       // The page still shows the rest; it says why the ports are missing.
       portsProblem = `The serial ports could not be listed: ${errorText(err)}`;
     }
-    const board = hardware.board();
     return {
       cameras: (hardware.listCameras ?? listCameras)(),
       camera: { source: hardware.cameraSource, preview: hardware.camera !== null },
       ports,
       portsProblem,
-      tower: { ...table.tower(), serial: hardware.serial, firmware: board?.firmware ?? null, mode: board?.mode ?? null, path: board?.path ?? null, note: hardware.serial === null ? 'No tower board: the tower rolls are simulated or thrown by hand (serve --serial auto uses one).' : firmwareNote(board?.firmware ?? null) },
+      tower: towerView(),
     };
   });
+
+  api.get('/api/setup/tower', { ...operator, schema: { response: { 200: TowerReply } } }, async () => towerView());
+
+  // The tray tipped and brought back, no dice read: to check the servo's angles and the tray sensor.
+  api.post(
+    '/api/setup/tower/test-tip',
+    { ...operator, schema: { body: { type: ['object', 'null'], additionalProperties: false, properties: {} }, response: { 200: TowerReply, ...errors } } },
+    async () => {
+      const board = hardware.board;
+      if (board === null) throw new TableError('setup/no_board', 'This server drives no tower board (serve --serial auto uses one): there is no tray to tip.', 409);
+      if (table.tower().state === 'rolling') throw new TableError('setup/tower_rolling', 'The tower is rolling: test the tip once the roll is read.', 409);
+      try {
+        await board.testTip();
+      } catch (err) {
+        throw new TableError('setup/tip_failed', `The test tip failed: ${errorText(err)}`, 503);
+      }
+      return towerView();
+    },
+  );
 
   // A frame of the camera the server already has, a few times a second; while the tower rolls, the last one (the roll needs the camera).
   let lastPreview: Buffer | null = null;

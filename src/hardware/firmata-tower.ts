@@ -154,6 +154,8 @@ interface Link {
   readonly io: Firmata;
   readonly board: Board;
   readonly firmware: string;
+  /** The firmware's version as it reported it (`2.5`), or null when it gave none. */
+  readonly version: string | null;
   readonly mode: TowerMode;
   readonly path: string | null;
   lastHeardAt: number;
@@ -293,6 +295,11 @@ export class FirmataTower implements HardwareTower {
   /** The firmware name the board reported, while connected. */
   get firmware(): string | null {
     return this.link?.firmware ?? null;
+  }
+
+  /** The firmware's version the board reported (`2.5`), while connected. */
+  get firmwareVersion(): string | null {
+    return this.link?.version ?? null;
   }
 
   /** The serial port of the board, while connected (the setup page shows it). */
@@ -442,6 +449,7 @@ export class FirmataTower implements HardwareTower {
     const link: Link = {
       transport, io, board, path,
       firmware: name,
+      version: version ? `${version.major}.${version.minor}` : null,
       mode: ours ? 'tower-sysex' : 'host-driven',
       lastHeardAt: Date.now(),
       heartbeat: null,
