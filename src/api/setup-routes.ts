@@ -86,7 +86,7 @@ const TowerReply = {
   properties: {
     kind: { type: 'string' }, state: { type: 'string' }, message: { type: 'string' }, serial: { type: ['string', 'null'] },
     connected: { type: 'boolean' }, firmware: { type: ['string', 'null'] }, version: { type: ['string', 'null'] }, mode: { type: ['string', 'null'] }, path: { type: ['string', 'null'] },
-    tipAngle: { type: 'integer' }, restAngle: { type: 'integer' }, light: { type: 'integer' }, lastButtonAt: { type: ['number', 'null'] }, note: { type: 'string' },
+    tipAngle: { type: 'integer' }, restAngle: { type: 'integer' }, light: { type: 'integer' }, trayInPlace: { type: ['boolean', 'null'] }, lastButtonAt: { type: ['number', 'null'] }, note: { type: 'string' },
   },
 } as const;
 

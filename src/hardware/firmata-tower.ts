@@ -27,6 +27,7 @@ import {
   TOWER_CMD,
   TOWER_FAULT,
   TOWER_FIRMWARE,
+  TOWER_FLAG,
   TOWER_LIMITS,
   TOWER_PINS,
   TOWER_REJECT,
@@ -302,6 +303,18 @@ export class FirmataTower implements HardwareTower {
     return this.link?.version ?? null;
   }
 
+  /**
+   * Whether the tray sits in its seat, as last heard (the tray sensor: read
+   * live in host-driven mode, from the status the heartbeat asks for with our
+   * firmware); null while not connected or not heard yet.
+   */
+  get trayInPlace(): boolean | null {
+    const link = this.link;
+    if (!link) return null;
+    if (link.mode === 'host-driven') return link.trayInPlaceSince !== null;
+    return link.status ? (link.status.flags & TOWER_FLAG.TRAY_IN_PLACE) !== 0 : null;
+  }
+
   /** The serial port of the board, while connected (the setup page shows it). */
   get path(): string | null {
     return this.link?.path ?? null;
@@ -517,14 +530,16 @@ export class FirmataTower implements HardwareTower {
     io.servoConfig(pins.trayServo, servoMinUs, servoMaxUs);
     io.servoWrite(pins.trayServo, restAngle);
     io.pinMode(pins.traySensor, trayMode);
+    // Both pins are inputs before their port is reported: a report sent while the button's pin was not yet an input would read
+    // it low, a press nobody made.
+    const buttonMode = inputMode(pins.button);
+    if (buttonMode !== null) io.pinMode(pins.button, buttonMode);
     // Low = tray in place (sensor to GND, pull-up).
     io.digitalRead(pins.traySensor, (value) => {
       if (value === 0) link.trayInPlaceSince ??= Date.now();
       else link.trayInPlaceSince = null;
     });
-    const buttonMode = inputMode(pins.button);
     if (buttonMode !== null) {
-      io.pinMode(pins.button, buttonMode);
       let last = 1;
       let lastPress = -Infinity;
       io.digitalRead(pins.button, (value) => {

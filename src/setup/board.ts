@@ -1,7 +1,8 @@
 /**
  * What the setup page shows of the tower's board and asks of it: the firmware
  * and its version as the board reported them, how it is driven, its port, the
- * tray's angles and light, when its button was last pressed (heard live), and
+ * tray's angles and light, its sensor and when its button was last pressed
+ * (heard live), and
  * a test tip of the tray (one roll cycle, no dice read).
  */
 import type { FirmataTower } from '../hardware/firmata-tower.js';
@@ -16,6 +17,8 @@ export interface BoardView {
   readonly tipAngle: number;
   readonly restAngle: number;
   readonly light: number;
+  /** Whether the tray sits in its seat (its sensor), or null when not heard. */
+  readonly trayInPlace: boolean | null;
   /** When the tower's button was last pressed (ms since the epoch), or null since the start. */
   readonly lastButtonAt: number | null;
 }
@@ -26,13 +29,13 @@ export interface BoardSetup {
   readonly testTip: () => Promise<void>;
 }
 
-type BoardTower = Pick<FirmataTower, 'connected' | 'firmware' | 'firmwareVersion' | 'mode' | 'path' | 'on' | 'roll'>;
+type BoardTower = Pick<FirmataTower, 'connected' | 'firmware' | 'firmwareVersion' | 'mode' | 'path' | 'trayInPlace' | 'on' | 'roll'>;
 
 export function boardSetup(tower: BoardTower, settings: { readonly tipAngle: number; readonly restAngle: number; readonly light: number }): BoardSetup {
   let lastButtonAt: number | null = null;
   tower.on('button', ({ at }) => (lastButtonAt = at));
   return {
-    view: () => ({ connected: tower.connected, firmware: tower.firmware, version: tower.firmwareVersion, mode: tower.mode, path: tower.path, ...settings, lastButtonAt }),
+    view: () => ({ connected: tower.connected, firmware: tower.firmware, version: tower.firmwareVersion, mode: tower.mode, path: tower.path, ...settings, trayInPlace: tower.trayInPlace, lastButtonAt }),
     // One die's cycle: the tray's movement does not depend on the count.
     testTip: () => tower.roll(1),
   };

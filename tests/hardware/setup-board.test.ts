@@ -2,7 +2,7 @@
  * The setup page's tower routes against a scripted board (stock
  * StandardFirmata 2.5, or firmware it does not know) driven by the real
  * FirmataTower: the firmware's name and version, the note on it, the tray's
- * angles and light, the button heard live, and a test tip that moves the
+ * angles and light, the tray sensor and the button heard live, and a test tip that moves the
  * servo to the tip angle and back to rest.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,6 +44,12 @@ describe('the tower on the setup page', () => {
     const shown = (await app.inject('/api/setup/tower')).json();
     expect(shown).toMatchObject({ connected: true, firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyFAKE0', tipAngle: 140, restAngle: 30, light: 200, lastButtonAt: null });
     expect(shown.note).toMatch(/^Stock StandardFirmata: it works, with fewer safety features/);
+    // The tray sensor, live: the fake board's tray starts in its seat (low), and is lifted out of it.
+    await expect.poll(async () => (await app.inject('/api/setup/tower')).json().trayInPlace, { timeout: 2000 }).toBe(true);
+    board.setInput(TOWER_PINS.TRAY_SENSOR, 1);
+    await expect.poll(async () => (await app.inject('/api/setup/tower')).json().trayInPlace, { timeout: 2000 }).toBe(false);
+    board.setInput(TOWER_PINS.TRAY_SENSOR, 0);
+    await expect.poll(async () => (await app.inject('/api/setup/tower')).json().trayInPlace, { timeout: 2000 }).toBe(true);
 
     // A press: the pulled-up pin goes low.
     board.setInput(TOWER_PINS.BUTTON, 1);

@@ -1,5 +1,5 @@
 // The setup page's tower: the board as it is now (firmware and version, how it is driven, its port, a note on the
-// firmware), the tray's angles and light, the button heard live (polled), and a test tip of the tray.
+// firmware), the tray's angles and light, its sensor and the button heard live (polled), and a test tip of the tray.
 import { api } from './operator-page.js';
 
 const $ = (id) => document.getElementById(id);
@@ -11,6 +11,7 @@ const TEXT = {
   status: (t) => `${t.kind}: ${t.message}`,
   firmware: (t) => `${t.firmware ? `Firmware ${t.firmware}${t.version ? ` ${t.version}` : ''}${t.mode ? ` (${t.mode})` : ''}${t.path ? ` on ${t.path}` : ''}. ` : ''}${t.note}`,
   tray: (t) => `Tray: tips to ${t.tipAngle}°, rests at ${t.restAngle}°; light ${t.light} of 255.`,
+  sensor: (inPlace) => (inPlace === null ? 'Tray sensor: not heard yet.' : inPlace ? 'Tray sensor: the tray is in its seat.' : 'Tray sensor: the tray is out of its seat.'),
   button: (at) => (at === null ? 'Button: not pressed since the start.' : `Button: last pressed at ${new Date(at).toLocaleTimeString()}.`),
   tipped: 'The tray tipped and came back.',
 };
@@ -24,6 +25,7 @@ export function showTower(t) {
   $('tray-angles').textContent = TEXT.tray(t);
   $('button-state').textContent = TEXT.button(t.lastButtonAt);
   $('button-state').dataset.at = t.lastButtonAt ?? '';
+  $('tray-sensor').textContent = TEXT.sensor(t.trayInPlace);
 }
 
 /** Keeps the tower's state on the page while a board is driven, and wires the test tip. */
