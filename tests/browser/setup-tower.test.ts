@@ -34,7 +34,14 @@ beforeAll(async () => {
   tower = new FirmataTower({ openTransport: board.openTransport, ...SETTINGS, holdMs: 150, returnTimeoutMs: 400, reconnect: false, buttonDebounceMs: 20 });
   const sim = createSimulator({ seed: 4, colours: ['white'], rollMs: 0 });
   app = buildApp(
-    { table: new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() }), version: 'test', operatorToken: TOKEN, setupHardware: { ...NO_SETUP_HARDWARE, serial: '/dev/ttyFAKE0', board: boardSetup(tower, SETTINGS) } },
+    {
+      // The table drives the board too (no game here); the camera is the simulator's.
+      table: new Table({ tower, camera: sim.camera, reader: createDiceReader() }), version: 'test', operatorToken: TOKEN,
+      setupHardware: {
+        ...NO_SETUP_HARDWARE, serial: '/dev/ttyFAKE0', board: boardSetup(tower, SETTINGS),
+        listPorts: async () => [{ path: '/dev/ttyFAKE0', vendorId: '2341', productId: '0043', manufacturer: 'Arduino LLC' }],
+      },
+    },
     { logger: false },
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -63,6 +70,8 @@ describe('the tower panel of the setup page', () => {
     await poll(() => page.getByTestId('firmware').textContent()).toMatch(
       /^Firmware StandardFirmata\.ino 2\.5 \(host-driven\) on \/dev\/ttyFAKE0\. Stock StandardFirmata: it works, with fewer safety features/,
     );
+    expect(await page.getByTestId('serial-port').allTextContents()).toEqual(['/dev/ttyFAKE0 (2341:0043 Arduino LLC) — looks like an Arduino']);
+    expect(await page.getByTestId('tower-status').textContent()).toMatch(/^firmata: /);
     expect(await page.getByTestId('tray-angles').textContent()).toBe('Tray: tips to 140°, rests at 30°; light 200 of 255.');
     await poll(() => page.getByTestId('tray-sensor').textContent()).toBe('Tray sensor: the tray is in its seat.');
     expect(await page.getByTestId('button-state').textContent()).toBe('Button: not pressed since the start.');
@@ -80,6 +89,7 @@ describe('the tower panel of the setup page', () => {
     await poll(() => page.getByTestId('tip-result').textContent()).toBe('The tray tipped and came back.');
     expect(board.tips).toBe(tips + 1);
     expect(board.servoWrites().map((w) => w.value)).toEqual([30, 140, 30]);
+    if (process.env.SCREENSHOTS) await page.getByTestId('tower-panel').screenshot({ path: 'docs/screenshots/setup-tower.png' });
     expect(pageErrors).toEqual([]);
   }, 60_000);
 });
