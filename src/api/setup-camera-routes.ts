@@ -109,14 +109,18 @@ export function registerSetupCameraRoutes(api: FastifyInstance, table: Table, hw
   let asked: FixedSettings = hw.fixed;
   let refused: readonly string[] = hw.refused;
 
-  const cameraView = () => ({
-    source: hw.cameraSource,
-    ...asked,
-    adjustable: hw.adjust !== null,
-    refused,
-    saved: hw.dataDir === null ? null : readCameraChoice(hw.dataDir),
-    ...(hw.adjust === null ? { note: 'This camera has no exposure or white balance to set (the simulator, or a folder of images).' } : {}),
-  });
+  const cameraView = () => {
+    // A camera.json broken while the server runs is said, not a failed page: the next start would stop on it.
+    let saved = null;
+    let problem: string | null = null;
+    try {
+      saved = hw.dataDir === null ? null : readCameraChoice(hw.dataDir);
+    } catch (err) {
+      problem = errorText(err);
+    }
+    const note = problem ?? (hw.adjust === null ? 'This camera has no exposure or white balance to set (the simulator, or a folder of images).' : null);
+    return { source: hw.cameraSource, ...asked, adjustable: hw.adjust !== null, refused, saved, ...(note === null ? {} : { note }) };
+  };
 
   api.get('/api/setup/camera', { ...operator, schema: { response: { 200: CameraReply } } }, async () => cameraView());
 

@@ -52,7 +52,8 @@ function showCamera(c) {
   );
   $('camera-refused').textContent = c.refused.length ? c.refused.map(sentence).join(' ') : c.adjustable && (c.exposure !== null || c.whiteBalance !== null) ? TEXT.allTaken : '';
   $('camera-refused').classList.toggle('warning', c.refused.length > 0);
-  $('camera-saved').textContent = c.saved ? TEXT.saved(c.saved) : TEXT.notSaved;
+  // With sliders shown, a note is about the saved choice (a camera.json that cannot be read).
+  $('camera-saved').textContent = c.saved ? TEXT.saved(c.saved) : c.adjustable && c.note ? c.note : TEXT.notSaved;
 }
 
 async function setCamera(settings) {
