@@ -33,8 +33,10 @@ Options of serve (environment variables in brackets):
                      mechanism reads dice thrown by hand
   --serial PORT      The tower's Arduino: auto (found by USB id) or a device
                      path like /dev/ttyACM0 [DICE_TOWER_SERIAL]; needs --camera
-  --tower-tip DEG    Tray servo angle when tipping (default 150)
-  --tower-rest DEG   Tray servo angle at rest (default 30)
+  --tower-tip DEG    Tray servo angle when tipping (default: set on /setup.html,
+                     else 150)
+  --tower-rest DEG   Tray servo angle at rest (default: set on /setup.html,
+                     else 30)
   --tower-hold-ms N  How long the tray stays tipped (default 800)
   --tower-return-ms N  How long the tray may take to be back in place before
                      the cycle counts as a jam (default 1500)
@@ -106,8 +108,8 @@ export async function main(argv: readonly string[]): Promise<number> {
           logLevel: values['log-level'] ?? 'warn',
           ...(values.camera ?? env.DICE_TOWER_CAMERA ? { camera: (values.camera ?? env.DICE_TOWER_CAMERA) as string } : {}),
           serial: values.serial ?? env.DICE_TOWER_SERIAL ?? null,
-          towerTip: integer('tower-tip', values['tower-tip'] ?? '150', 0, 180),
-          towerRest: integer('tower-rest', values['tower-rest'] ?? '30', 0, 180),
+          ...(values['tower-tip'] === undefined ? {} : { towerTip: integer('tower-tip', values['tower-tip'], 0, 180) }),
+          ...(values['tower-rest'] === undefined ? {} : { towerRest: integer('tower-rest', values['tower-rest'], 0, 180) }),
           towerHoldMs: integer('tower-hold-ms', values['tower-hold-ms'] ?? '800', 0, 10_000),
           towerReturnMs: integer('tower-return-ms', values['tower-return-ms'] ?? '1500', 100, 10_000),
           light: integer('light', values.light ?? '255', 0, 255),

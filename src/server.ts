@@ -16,6 +16,7 @@ import { buildApp } from './api/app.js';
 import { TestRolls } from './setup/test-rolls.js';
 import { cameraToUse, readCameraChoice } from './setup/camera-choice.js';
 import { boardSetup } from './setup/board.js';
+import { anglesToUse, readTrayAngles, writeTrayAngles } from './setup/tray-angles.js';
 import type { FirmataTower } from './hardware/firmata-tower.js';
 import type { SetupHardware } from './api/setup-routes.js';
 import { createOperatorToken, readOperatorToken, writeOperatorToken } from './api/operator-token.js';
@@ -44,9 +45,9 @@ export interface ServeConfig {
   readonly camera?: string;
   /** The tower's serial port: null (no tower board), 'auto' (find the Arduino by USB id) or a device path. */
   readonly serial: string | null;
-  /** Tray servo angles (degrees) and timings (ms) of a roll cycle on a real tower. */
-  readonly towerTip: number;
-  readonly towerRest: number;
+  /** Tray servo angles (degrees; absent: those set on the setup page, tray.json, else 150 and 30) and timings (ms) of a roll cycle on a real tower. */
+  readonly towerTip?: number;
+  readonly towerRest?: number;
   readonly towerHoldMs: number;
   readonly towerReturnMs: number;
   /** Tray light level 0-255 on a real tower. */
@@ -80,7 +81,7 @@ export interface ServeConfig {
  * The hardware the options name: the simulator; a real camera over dice thrown
  * by hand; or a real camera over a tower board on a serial port.
  */
-async function hardware(config: ServeConfig & { readonly camera: string }): Promise<{ tower: Tower; camera: Camera; video?: VideoCamera | null; description: string; close: () => Promise<void>; live?: boolean }> {
+async function hardware(config: ServeConfig & { readonly camera: string; readonly towerTip: number; readonly towerRest: number }): Promise<{ tower: Tower; camera: Camera; video?: VideoCamera | null; description: string; close: () => Promise<void>; live?: boolean }> {
   if (config.camera === 'sim') {
     if (config.serial) throw new Error('a tower board (--serial) needs a real camera (--camera 0, /dev/video0...): the simulated camera only sees simulated dice');
     const sim = createSimulator({ seed: config.seed, colours: config.colours, rollMs: config.rollMs });
@@ -137,9 +138,11 @@ export function parseColours(text: string): DieColour[] {
 }
 
 export async function serve(options: ServeConfig) {
-  // The camera and its settings: the options, else those saved from the setup page (a bad camera.json stops the start, naming it).
+  // The camera and its settings, the tray's angles: the options, else those saved from the setup page (a bad camera.json or
+  // tray.json stops the start, naming it).
   const chosen = cameraToUse(options, readCameraChoice(options.dataDir));
-  const config = { ...options, camera: chosen.source, exposure: chosen.exposure, whiteBalance: chosen.whiteBalance };
+  const angles = anglesToUse(options, readTrayAngles(options.dataDir));
+  const config = { ...options, camera: chosen.source, exposure: chosen.exposure, whiteBalance: chosen.whiteBalance, towerTip: angles.tipAngle, towerRest: angles.restAngle };
   // Settings are checked before any hardware is opened.
   const settle = {
     ...DEFAULT_SETTLE_CONFIG,
@@ -248,7 +251,7 @@ export async function serve(options: ServeConfig) {
     adjust: video ? (asked) => video.adjust(asked) : null,
     dataDir: config.dataDir,
     serial: config.serial,
-    board: config.serial ? boardSetup(tower as FirmataTower, { tipAngle: config.towerTip, restAngle: config.towerRest, light: config.light }) : null,
+    board: config.serial ? boardSetup(tower as FirmataTower, config.light, (angles) => writeTrayAngles(config.dataDir, angles)) : null,
   };
   const app = buildApp(
     { table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, authFailures: {}, saveOperatorToken, record: recordHealth(record), exportSigner, integrations, testRolls, setupHardware },

@@ -10,6 +10,7 @@ import { TableError, type Table } from '../table.js';
 import { errorText } from '../error-text.js';
 import { FlashJob, type Flasher } from '../setup/flash-job.js';
 import type { BoardSetup } from '../setup/board.js';
+import { trayAnglesProblem, type TrayAngles } from '../setup/tray-angles.js';
 import type { RouteAccess } from './app.js';
 import { AccuracyTallySchema } from './schemas.js';
 import { registerSetupCameraRoutes, type SetupCamera } from './setup-camera-routes.js';
@@ -146,6 +147,30 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
         await board.testTip();
       } catch (err) {
         throw new TableError('setup/tip_failed', `The test tip failed: ${errorText(err)}`, 503);
+      }
+      return towerView();
+    },
+  );
+
+  // The tray's angles: used from the next cycle, and kept in tray.json for the next start (--tower-tip/--tower-rest override).
+  api.put<{ Body: TrayAngles }>(
+    '/api/setup/tower/angles',
+    {
+      ...operator,
+      schema: {
+        body: { type: 'object', required: ['tipAngle', 'restAngle'], additionalProperties: false, properties: { tipAngle: { type: 'integer', minimum: 0, maximum: 180 }, restAngle: { type: 'integer', minimum: 0, maximum: 180 } } },
+        response: { 200: TowerReply, ...errors },
+      },
+    },
+    async (request) => {
+      const board = hardware.board;
+      if (board === null) throw new TableError('setup/no_board', 'This server drives no tower board (serve --serial auto uses one): there is no tray to set.', 409);
+      const problem = trayAnglesProblem(request.body);
+      if (problem) throw new TableError('setup/bad_angles', `The tray's angles were not changed: ${problem}.`, 400);
+      try {
+        board.setAngles(request.body);
+      } catch (err) {
+        throw new TableError('setup/not_saved', `The angles are used from the next roll, but could not be kept for the next start: ${errorText(err)}`, 503);
       }
       return towerView();
     },

@@ -266,7 +266,8 @@ function faultError(code: number, cycleId: number | null): TowerError {
 
 export class FirmataTower implements HardwareTower {
   readonly kind = 'firmata';
-  private readonly settings: Settings;
+  /** Fixed when made, but for the tray's angles (setAngles). */
+  private settings: Settings;
   private readonly events = new TowerEventHub();
   private link: Link | null = null;
   private closed = false;
@@ -350,6 +351,22 @@ export class FirmataTower implements HardwareTower {
         link.transport.close(() => resolve());
       });
     }
+  }
+
+  /**
+   * New tray angles, for the next roll cycle (each cycle's command carries
+   * them to our firmware); in host-driven mode a tray at rest is moved to the
+   * new rest angle now. Throws a RangeError for an angle out of 0-180.
+   */
+  setAngles(tipAngle: number, restAngle: number): void {
+    this.settings = settingsOf({ ...this.settings, tipAngle, restAngle });
+    const link = this.link;
+    if (link?.mode === 'host-driven' && !this.rolling) link.io.servoWrite(this.settings.pins.trayServo, restAngle);
+  }
+
+  /** The tray's angles the next cycle uses. */
+  get angles(): { readonly tipAngle: number; readonly restAngle: number } {
+    return { tipAngle: this.settings.tipAngle, restAngle: this.settings.restAngle };
   }
 
   async setLight(level: number): Promise<void> {

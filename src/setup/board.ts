@@ -6,6 +6,7 @@
  * a test tip of the tray (one roll cycle, no dice read).
  */
 import type { FirmataTower } from '../hardware/firmata-tower.js';
+import type { TrayAngles } from './tray-angles.js';
 
 export interface BoardView {
   readonly connected: boolean;
@@ -27,16 +28,22 @@ export interface BoardSetup {
   readonly view: () => BoardView;
   /** Tips the tray and brings it back (a roll cycle); rejects with the tower's error (jam, disconnected, busy). */
   readonly testTip: () => Promise<void>;
+  /** New tray angles, used from the next cycle and kept (`save`) for the next start. */
+  readonly setAngles: (angles: TrayAngles) => void;
 }
 
-type BoardTower = Pick<FirmataTower, 'connected' | 'firmware' | 'firmwareVersion' | 'mode' | 'path' | 'trayInPlace' | 'on' | 'roll'>;
+type BoardTower = Pick<FirmataTower, 'connected' | 'firmware' | 'firmwareVersion' | 'mode' | 'path' | 'trayInPlace' | 'angles' | 'setAngles' | 'on' | 'roll'>;
 
-export function boardSetup(tower: BoardTower, settings: { readonly tipAngle: number; readonly restAngle: number; readonly light: number }): BoardSetup {
+export function boardSetup(tower: BoardTower, light: number, save: (angles: TrayAngles) => void): BoardSetup {
   let lastButtonAt: number | null = null;
   tower.on('button', ({ at }) => (lastButtonAt = at));
   return {
-    view: () => ({ connected: tower.connected, firmware: tower.firmware, version: tower.firmwareVersion, mode: tower.mode, path: tower.path, ...settings, trayInPlace: tower.trayInPlace, lastButtonAt }),
+    view: () => ({ connected: tower.connected, firmware: tower.firmware, version: tower.firmwareVersion, mode: tower.mode, path: tower.path, ...tower.angles, light, trayInPlace: tower.trayInPlace, lastButtonAt }),
     // One die's cycle: the tray's movement does not depend on the count.
     testTip: () => tower.roll(1),
+    setAngles: (angles) => {
+      tower.setAngles(angles.tipAngle, angles.restAngle);
+      save(angles);
+    },
   };
 }

@@ -22,7 +22,7 @@ export interface CameraChoice {
   readonly whiteBalance: number | null;
 }
 
-const inRange = (v: unknown, range: { min: number; max: number }) => v === null || (Number.isInteger(v) && (v as number) >= range.min && (v as number) <= range.max);
+export const inRange = (v: unknown, range: { min: number; max: number }) => v === null || (Number.isInteger(v) && (v as number) >= range.min && (v as number) <= range.max);
 
 /** What is wrong with a camera choice, or null. */
 export function cameraChoiceProblem(value: unknown): string | null {
@@ -36,23 +36,33 @@ export function cameraChoiceProblem(value: unknown): string | null {
 
 /** The saved choice; null when none was saved. Throws, naming the file and the problem, when it is not one. */
 export function readCameraChoice(dataDir: string): CameraChoice | null {
-  const file = join(dataDir, CAMERA_FILE);
-  if (!existsSync(file)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON (${errorText(err)}): choose the camera again on /setup.html, or remove the file`);
-  }
-  const problem = cameraChoiceProblem(parsed);
-  if (problem) throw new Error(`${file} is not a camera choice (${problem}): choose the camera again on /setup.html, or remove the file`);
+  const parsed = readSavedChoice(join(dataDir, CAMERA_FILE), 'a camera choice', cameraChoiceProblem, 'choose the camera again on /setup.html');
+  if (parsed === null) return null;
   const { source, exposure, whiteBalance } = parsed as CameraChoice;
   return { source, exposure, whiteBalance };
 }
 
 /** Writes the choice atomically (a half-written file is never read). */
 export function writeCameraChoice(dataDir: string, choice: CameraChoice): void {
-  const file = join(dataDir, CAMERA_FILE);
+  writeSavedChoice(join(dataDir, CAMERA_FILE), choice);
+}
+
+/** A choice kept as JSON: null when there is none; throws, naming the file, what it should be, its problem and `remedy`, when it is not one. */
+export function readSavedChoice(file: string, what: string, problemOf: (value: unknown) => string | null, remedy: string): unknown {
+  if (!existsSync(file)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON (${errorText(err)}): ${remedy}, or remove the file`);
+  }
+  const problem = problemOf(parsed);
+  if (problem) throw new Error(`${file} is not ${what} (${problem}): ${remedy}, or remove the file`);
+  return parsed;
+}
+
+/** Writes a choice as JSON atomically (a half-written file is never read). */
+export function writeSavedChoice(file: string, choice: object): void {
   writeFileSync(`${file}.tmp`, `${JSON.stringify(choice, null, 2)}\n`);
   renameSync(`${file}.tmp`, file);
 }

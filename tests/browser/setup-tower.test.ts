@@ -38,7 +38,7 @@ beforeAll(async () => {
       // The table drives the board too (no game here); the camera is the simulator's.
       table: new Table({ tower, camera: sim.camera, reader: createDiceReader() }), version: 'test', operatorToken: TOKEN,
       setupHardware: {
-        ...NO_SETUP_HARDWARE, serial: '/dev/ttyFAKE0', board: boardSetup(tower, SETTINGS),
+        ...NO_SETUP_HARDWARE, serial: '/dev/ttyFAKE0', board: boardSetup(tower, SETTINGS.light, () => {}),
         listPorts: async () => [{ path: '/dev/ttyFAKE0', vendorId: '2341', productId: '0043', manufacturer: 'Arduino LLC' }],
       },
     },
@@ -89,6 +89,14 @@ describe('the tower panel of the setup page', () => {
     await poll(() => page.getByTestId('tip-result').textContent()).toBe('The tray tipped and came back.');
     expect(board.tips).toBe(tips + 1);
     expect(board.servoWrites().map((w) => w.value)).toEqual([30, 140, 30]);
+
+    // New angles from the page: the next tip uses them.
+    await page.getByTestId('tip-angle').fill('125');
+    await page.getByTestId('save-angles').click();
+    await poll(() => page.getByTestId('tray-angles').textContent()).toBe('Tray: tips to 125°, rests at 30°; light 200 of 255.');
+    await page.getByTestId('test-tip').click();
+    await poll(() => board.tips).toBe(tips + 2);
+    await poll(() => board.servoWrites().map((w) => w.value)).toEqual([30, 140, 30, 30, 125, 30]);
     if (process.env.SCREENSHOTS) await page.getByTestId('tower-panel').screenshot({ path: 'docs/screenshots/setup-tower.png' });
     expect(pageErrors).toEqual([]);
   }, 60_000);

@@ -57,6 +57,7 @@ describe('setup devices', () => {
         ...NO_SETUP_HARDWARE, camera: sim.camera, cameraSource: 'sim', serial: '/dev/ttyACM0', board: {
           view: () => ({ connected: true, firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyACM0', tipAngle: 150, restAngle: 30, light: 255, trayInPlace: true, lastButtonAt: null }),
           testTip: async () => {},
+          setAngles: () => {},
         },
         listCameras: () => [], listPorts: async () => { throw new Error('no udev'); },
       },

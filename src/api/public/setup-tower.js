@@ -1,5 +1,6 @@
 // The setup page's tower: the board as it is now (firmware and version, how it is driven, its port, a note on the
-// firmware), the tray's angles and light, its sensor and the button heard live (polled), and a test tip of the tray.
+// firmware), the tray's angles (set here, kept for the next start) and light, its sensor and the button heard live (polled),
+// and a test tip of the tray.
 import { api } from './operator-page.js';
 
 const $ = (id) => document.getElementById(id);
@@ -41,6 +42,11 @@ export function startTowerSetup(tower) {
     } finally {
       $('test-tip').disabled = false;
     }
+  });
+  $('tip-angle').value = tower.tipAngle;
+  $('rest-angle').value = tower.restAngle;
+  $('save-angles').addEventListener('click', async () => {
+    showTower(await api('PUT', '/api/setup/tower/angles', { tipAngle: Number($('tip-angle').value), restAngle: Number($('rest-angle').value) }));
   });
   const poll = async () => {
     try {
