@@ -27,13 +27,16 @@ Options of serve (environment variables in brackets):
                      [DICE_TOWER_COLOURS] (default red; white, ivory, red, green,
                      blue, yellow, black, purple, grey)
   --roll-ms N        Duration of a simulated roll cycle in ms (default 1200)
-  --camera SOURCE    sim (default), a webcam (0, /dev/video0), a video file or a
-                     folder of images [DICE_TOWER_CAMERA]; a real camera without
-                     a tower mechanism reads dice thrown by hand
+  --camera SOURCE    sim, a webcam (0, /dev/video0), a video file or a folder of
+                     images [DICE_TOWER_CAMERA] (default: the camera chosen on
+                     /setup.html, else sim); a real camera without a tower
+                     mechanism reads dice thrown by hand
   --serial PORT      The tower's Arduino: auto (found by USB id) or a device
                      path like /dev/ttyACM0 [DICE_TOWER_SERIAL]; needs --camera
-  --tower-tip DEG    Tray servo angle when tipping (default 150)
-  --tower-rest DEG   Tray servo angle at rest (default 30)
+  --tower-tip DEG    Tray servo angle when tipping (default: set on /setup.html,
+                     else 150)
+  --tower-rest DEG   Tray servo angle at rest (default: set on /setup.html,
+                     else 30)
   --tower-hold-ms N  How long the tray stays tipped (default 800)
   --tower-return-ms N  How long the tray may take to be back in place before
                      the cycle counts as a jam (default 1500)
@@ -44,7 +47,7 @@ Options of serve (environment variables in brackets):
   --agree-frames N   ...then reads this many still frames, which must agree
                      (default 3; 1 reads one)
   --exposure N       A camera device's fixed exposure, V4L2 units of 100 µs
-                     (1-100000; default automatic)
+                     (1-100000; default: set on /setup.html, else automatic)
   --white-balance K  A camera device's fixed white balance in kelvin
                      (1000-15000; default automatic). Automatic settings change
                      the dice's colours between frames; a warning says when the
@@ -103,10 +106,10 @@ export async function main(argv: readonly string[]): Promise<number> {
           colours: parseColours(values.colours ?? env.DICE_TOWER_COLOURS ?? 'red'),
           rollMs: integer('roll-ms', values['roll-ms'] ?? '1200', 0, 60_000),
           logLevel: values['log-level'] ?? 'warn',
-          camera: values.camera ?? env.DICE_TOWER_CAMERA ?? 'sim',
+          ...(values.camera ?? env.DICE_TOWER_CAMERA ? { camera: (values.camera ?? env.DICE_TOWER_CAMERA) as string } : {}),
           serial: values.serial ?? env.DICE_TOWER_SERIAL ?? null,
-          towerTip: integer('tower-tip', values['tower-tip'] ?? '150', 0, 180),
-          towerRest: integer('tower-rest', values['tower-rest'] ?? '30', 0, 180),
+          ...(values['tower-tip'] === undefined ? {} : { towerTip: integer('tower-tip', values['tower-tip'], 0, 180) }),
+          ...(values['tower-rest'] === undefined ? {} : { towerRest: integer('tower-rest', values['tower-rest'], 0, 180) }),
           towerHoldMs: integer('tower-hold-ms', values['tower-hold-ms'] ?? '800', 0, 10_000),
           towerReturnMs: integer('tower-return-ms', values['tower-return-ms'] ?? '1500', 100, 10_000),
           light: integer('light', values.light ?? '255', 0, 255),

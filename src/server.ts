@@ -3,17 +3,21 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHandTower, createSimulator, DIE_COLOURS, isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings, type Camera, type DieColour, type Tower } from './hardware/index.js';
-import { checkedCamera, checkSettleConfig, createDiceReader, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
-import { calibratedConfig, readCalibrationFile } from './vision/calibrate.js';
+import { createHandTower, createSimulator, DIE_COLOURS, isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
+import { checkedCamera, checkSettleConfig, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
+import { calibratedConfig } from './vision/calibrate.js';
 import { DEFAULT_TRAY } from './hardware/simulator/index.js';
-import { calibrationFile } from './vision-commands.js';
+import { calibratedReader } from './vision/calibrate-steps.js';
 import { Table, TableError } from './table.js';
 import { openStore, type GameStore } from './storage/index.js';
 import { describeRecord, recordHealth, type RecordReport } from './storage/record-check.js';
 import { loadExportSigner, type ExportSigner } from './audit/export-signing.js';
 import { buildApp } from './api/app.js';
 import { TestRolls } from './setup/test-rolls.js';
+import { cameraToUse, readCameraChoice } from './setup/camera-choice.js';
+import { boardSetup } from './setup/board.js';
+import { anglesToUse, readTrayAngles, writeTrayAngles } from './setup/tray-angles.js';
+import type { FirmataTower } from './hardware/firmata-tower.js';
 import type { SetupHardware } from './api/setup-routes.js';
 import { createOperatorToken, readOperatorToken, writeOperatorToken } from './api/operator-token.js';
 import { errorText } from './error-text.js';
@@ -35,14 +39,15 @@ export interface ServeConfig {
   /**
    * The camera: 'sim' (the simulated tower's camera), a device index or
    * /dev/videoN, a video file or a folder of images. A real camera with no
-   * tower mechanism means dice thrown by hand.
+   * tower mechanism means dice thrown by hand. Absent: the camera chosen on
+   * the setup page (camera.json in the data directory), else the simulator.
    */
-  readonly camera: string;
+  readonly camera?: string;
   /** The tower's serial port: null (no tower board), 'auto' (find the Arduino by USB id) or a device path. */
   readonly serial: string | null;
-  /** Tray servo angles (degrees) and timings (ms) of a roll cycle on a real tower. */
-  readonly towerTip: number;
-  readonly towerRest: number;
+  /** Tray servo angles (degrees; absent: those set on the setup page, tray.json, else 150 and 30) and timings (ms) of a roll cycle on a real tower. */
+  readonly towerTip?: number;
+  readonly towerRest?: number;
   readonly towerHoldMs: number;
   readonly towerReturnMs: number;
   /** Tray light level 0-255 on a real tower. */
@@ -55,7 +60,7 @@ export interface ServeConfig {
   readonly settleTimeoutMs?: number;
   /** ...and then reads this many still frames, which must agree (default 3). */
   readonly agreeFrames?: number;
-  /** A camera device's fixed exposure (V4L2: 100 µs steps) and white balance (kelvin); null or absent leaves the driver's automatic one. */
+  /** A camera device's fixed exposure (V4L2: 100 µs steps) and white balance (kelvin); null or absent: the setup page's saved one, else the driver's automatic one. */
   readonly exposure?: number | null;
   readonly whiteBalance?: number | null;
   /**
@@ -76,7 +81,7 @@ export interface ServeConfig {
  * The hardware the options name: the simulator; a real camera over dice thrown
  * by hand; or a real camera over a tower board on a serial port.
  */
-async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Camera; description: string; close: () => Promise<void>; live?: boolean }> {
+async function hardware(config: ServeConfig & { readonly camera: string; readonly towerTip: number; readonly towerRest: number }): Promise<{ tower: Tower; camera: Camera; video?: VideoCamera | null; description: string; close: () => Promise<void>; live?: boolean }> {
   if (config.camera === 'sim') {
     if (config.serial) throw new Error('a tower board (--serial) needs a real camera (--camera 0, /dev/video0...): the simulated camera only sees simulated dice');
     const sim = createSimulator({ seed: config.seed, colours: config.colours, rollMs: config.rollMs });
@@ -93,7 +98,7 @@ async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Ca
   const live = !isFolder;
   // A camera device's frames always differ a little (sensor noise): the same picture twice means it froze. A replayed file may repeat one.
   const camera = checkedCamera(device, { refuseRepeats: isCameraDevice(source) });
-  if (!config.serial) return { tower: createHandTower(), camera, description: `camera ${config.camera}, dice thrown by hand`, close: closeCamera, live };
+  if (!config.serial) return { tower: createHandTower(), camera, video, description: `camera ${config.camera}, dice thrown by hand`, close: closeCamera, live };
   // johnny-five is loaded only when a board is used: it is slow to load and the simulator does not need it.
   const { FirmataTower } = await import('./hardware/firmata-tower.js');
   const { serialTransport } = await import('./hardware/serial-ports.js');
@@ -109,6 +114,7 @@ async function hardware(config: ServeConfig): Promise<{ tower: Tower; camera: Ca
   return {
     tower,
     camera,
+    video,
     live,
     description: `tower on ${config.serial === 'auto' ? 'the Arduino found by USB id' : config.serial}, camera ${config.camera}`,
     close: async () => {
@@ -131,7 +137,12 @@ export function parseColours(text: string): DieColour[] {
   return names as DieColour[];
 }
 
-export async function serve(config: ServeConfig) {
+export async function serve(options: ServeConfig) {
+  // The camera and its settings, the tray's angles: the options, else those saved from the setup page (a bad camera.json or
+  // tray.json stops the start, naming it).
+  const chosen = cameraToUse(options, readCameraChoice(options.dataDir));
+  const angles = anglesToUse(options, readTrayAngles(options.dataDir));
+  const config = { ...options, camera: chosen.source, exposure: chosen.exposure, whiteBalance: chosen.whiteBalance, towerTip: angles.tipAngle, towerRest: angles.restAngle };
   // Settings are checked before any hardware is opened.
   const settle = {
     ...DEFAULT_SETTLE_CONFIG,
@@ -142,13 +153,15 @@ export async function serve(config: ServeConfig) {
   checkSettleConfig(settle);
   // An unusable token (empty, short, unreadable) stops the start here, before any hardware is opened.
   const knownToken = readOperatorToken(config.dataDir);
-  const { tower, camera: rawCamera, description, close, live } = await hardware(config);
-  // Calibration (dice-tower calibrate) when there is one; the simulator's own die size otherwise.
-  let baseReader, calibration;
+  const { tower, camera: rawCamera, video, description, close, live } = await hardware(config);
+  // Calibration (dice-tower calibrate, the setup page) when there is one, followed as it is made again; the simulator's own
+  // die size otherwise.
+  let baseReader;
   try {
-    calibration = readCalibrationFile(calibrationFile(config.dataDir));
-    const visionConfig = calibratedConfig(calibration);
-    baseReader = createDiceReader(calibration === null && config.camera === 'sim' ? { ...visionConfig, dieSize: DEFAULT_TRAY.dieSize } : visionConfig);
+    baseReader = calibratedReader(config.dataDir, (calibration) => {
+      const visionConfig = calibratedConfig(calibration);
+      return calibration === null && config.camera === 'sim' ? { ...visionConfig, dieSize: DEFAULT_TRAY.dieSize } : visionConfig;
+    });
   } catch (err) {
     await close();
     throw err;
@@ -233,12 +246,12 @@ export async function serve(config: ServeConfig) {
   const setupHardware: SetupHardware = {
     camera: rawCamera,
     cameraSource: config.camera,
+    fixed: { exposure: config.exposure, whiteBalance: config.whiteBalance },
+    refused: video ? refusedSettings(config, video) : [],
+    adjust: video ? (asked) => video.adjust(asked) : null,
+    dataDir: config.dataDir,
     serial: config.serial,
-    board: () => {
-      if (!config.serial) return null;
-      const board = tower as { readonly firmware?: string | null; readonly mode?: string | null; readonly path?: string | null };
-      return { firmware: board.firmware ?? null, mode: board.mode ?? null, path: board.path ?? null };
-    },
+    board: config.serial ? boardSetup(tower as FirmataTower, config.light, (angles) => writeTrayAngles(config.dataDir, angles)) : null,
   };
   const app = buildApp(
     { table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, authFailures: {}, saveOperatorToken, record: recordHealth(record), exportSigner, integrations, testRolls, setupHardware },
@@ -264,7 +277,7 @@ export async function serve(config: ServeConfig) {
   // A plain line for the person at the console; the JSON log is for machines.
   const restored = table.list().length;
   process.stdout.write(
-    `dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}${calibration ? ', calibrated' : ''}; ${restored} game${restored === 1 ? '' : 's'} restored from ${config.dataDir}; Ctrl+C stops)\n`,
+    `dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}${baseReader.calibration() ? ', calibrated' : ''}; ${restored} game${restored === 1 ? '' : 's'} restored from ${config.dataDir}; Ctrl+C stops)\n`,
   );
   // Shown once, when it is made: the operator opens this link on the screen that runs the games.
   if (token.created) {

@@ -3,20 +3,16 @@
  * the calibration from the command line. Errors are thrown as plain
  * sentences; `cli.ts` prints them and exits non-zero.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import cv from './hardware/opencv.js';
+import type cv from './hardware/opencv.js';
 import { DIE_COLOURS } from './hardware/types.js';
 import { openVideoCamera, refusedSettings } from './hardware/camera-sources.js';
 import { annotate } from './vision/annotate.js';
-import { calibrate, calibratedConfig, findTrayFloor, onTopOf, readCalibrationFile, writeCalibrationFile, type Calibration } from './vision/calibrate.js';
-import { colourDistance } from './vision/palette.js';
-import { DEFAULT_VISION_CONFIG } from './vision/config.js';
+import { calibratedConfig, readCalibrationFile, type Calibration } from './vision/calibrate.js';
+import { calibrateInto, calibrationFile, loadImage, writeImage } from './vision/calibrate-steps.js';
 import { decodeFrame, readDiceInImage } from './vision/read-dice.js';
-import { decodeImage } from './hardware/image-bytes.js';
-import type { DiceReading, DieReading } from './vision/types.js';
-import { errorText } from './error-text.js';
+import type { DiceReading } from './vision/types.js';
 import { cameraSettings } from './cli-options.js';
 
 export const READ_USAGE = `  read IMAGE   Read the dice in a photo of the tray
@@ -30,33 +26,6 @@ export const READ_USAGE = `  read IMAGE   Read the dice in a photo of the tray
                --exposure N, --white-balance K  fix the camera's settings, as serve does
                --data DIR                       [DICE_TOWER_DATA] (default ./data)
 `;
-
-/** The calibration file `serve` and `read` load: `<data dir>/calibration.json`. */
-export function calibrationFile(dataDir: string): string {
-  return join(dataDir, 'calibration.json');
-}
-
-function loadImage(file: string): cv.Mat {
-  if (!existsSync(file)) throw new Error(`cannot read image '${file}': no such file`);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (err) {
-    throw new Error(`cannot read image '${file}': ${errorText(err)}`);
-  }
-  const decoded = decodeImage(bytes);
-  if ('problem' in decoded) throw new Error(`'${file}' is not a readable image: ${decoded.problem}`);
-  return decoded.image;
-}
-
-/** Writes an image file (PNG or JPEG by its name), throwing with the reason when it cannot (cv.imwrite fails silently). */
-function writeImage(file: string, image: cv.Mat): void {
-  try {
-    writeFileSync(file, cv.imencode(extname(file), image));
-  } catch (err) {
-    throw new Error(`cannot write '${file}': ${errorText(err)}`);
-  }
-}
 
 const round = (v: number) => Math.round(v * 10) / 10;
 
@@ -111,19 +80,6 @@ export async function readCommand(args: readonly string[]): Promise<number> {
   return 0;
 }
 
-/** Pairs of calibrated colours so close that the reader will often not be sure between them. */
-function closePairs(calibration: Calibration): string[] {
-  const names = Object.keys(calibration.palette);
-  const pairs: string[] = [];
-  for (const [i, p] of names.entries()) {
-    for (const q of names.slice(i + 1)) {
-      const d = colourDistance(calibration.palette[p]!, calibration.palette[q]!, DEFAULT_VISION_CONFIG.colourLightnessWeight);
-      if (d < 12) pairs.push(`${p} and ${q} (distance ${d.toFixed(1)})`);
-    }
-  }
-  return pairs;
-}
-
 const MARKS_SHOWN = 6;
 
 /** The tray marks, for people: how many, and where the first few are. */
@@ -132,28 +88,6 @@ function marksText(calibration: Calibration): string {
   if (marks.length === 0) return 'none';
   const shown = marks.slice(0, MARKS_SHOWN).map((m) => `${m.width}x${m.height} at (${Math.round(m.x + m.width / 2)}, ${Math.round(m.y + m.height / 2)})`);
   return `${marks.length}: ${shown.join(', ')}${marks.length > MARKS_SHOWN ? ', ...' : ''}`;
-}
-
-/** Floor beyond the tray region, pixels, from which a die lying against the rim there may be cut short (the region's own inset is 4-8). */
-const FLOOR_BEYOND_WARNED = 8;
-
-/** A warning when the floor reaches well beyond the region on some side (round corners; a turned tray not wholly in view): dice against the rim there are re-rolled. */
-function floorBeyondWarning(empty: cv.Mat): string[] {
-  const { region, beyond, inView } = findTrayFloor(empty);
-  if (!region) return [];
-  const sides = (['left', 'top', 'right', 'bottom'] as const).filter((side) => beyond[side] >= FLOOR_BEYOND_WARNED);
-  if (sides.length === 0) return [];
-  const most = Math.max(...sides.map((side) => beyond[side]));
-  const named = sides.length === 1 ? sides[0] : `${sides.slice(0, -1).join(', ')} and ${sides[sides.length - 1]}`;
-  // A tray wholly in view has its region turned with it (calibrate.ts): only round corners leave floor beyond it.
-  const why = inView ? 'its corners are round' : 'the tray is not wholly in view, and turned against the camera or its corners are round';
-  const remedy = inView ? '' : '; bring the whole tray into view (or turn the camera square to it) and calibrate again';
-  return [`warning: the tray floor reaches up to ${most} px beyond the region the reader looks in, on the ${named} side${sides.length > 1 ? 's' : ''} (${why}): a die lying against the rim there may be cut short and re-rolled${remedy}`];
-}
-
-/** Dice read, with their values, in the empty-tray shot (the calibration's tray applied, not its marks): dice left in the tray, most likely. */
-function diceLeftIn(empty: cv.Mat, calibration: Calibration): DieReading[] {
-  return readDiceInImage(empty, { ...calibratedConfig(calibration), trayMarks: [] }).dice.filter((d) => d.value !== null);
 }
 
 export async function calibrateCommand(args: readonly string[]): Promise<number> {
@@ -186,17 +120,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
       await camera.close();
     }
   }
-  const file = calibrationFile(dataDir);
-  let earlier: Calibration | null = null;
-  try {
-    earlier = readCalibrationFile(file);
-  } catch (err) {
-    process.stderr.write(`dice-tower: warning: the earlier calibration is replaced, as it cannot be read: ${errorText(err)}\n`);
-  }
-  const { calibration, kept } = onTopOf(earlier, calibrate(empty, shots, 'empty-tray.png', new Date(), earlier), empty !== null);
-  mkdirSync(dataDir, { recursive: true });
-  if (empty) writeImage(join(dataDir, 'empty-tray.png'), empty);
-  writeCalibrationFile(file, calibration);
+  const { file, calibration, kept, warnings } = calibrateInto(dataDir, empty, shots);
   const t = calibration.tray;
   process.stdout.write(
     [
@@ -207,9 +131,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
       ...Object.entries(calibration.palette).map(([name, lab]) => `  ${name}: L ${round(lab.L)}, a ${round(lab.a)}, b ${round(lab.b)}`),
       `  tray marks the reader ignores: ${marksText(calibration)}`,
       `  rim corners, looked for with the marks to tell a moved camera: ${calibration.trayCorners.length > 0 ? calibration.trayCorners.length : 'none (no rim in view on two sides)'}`,
-      ...(empty ? floorBeyondWarning(empty) : []).map((warning) => `  ${warning}`),
-      ...(empty ? diceLeftIn(empty, calibration) : []).map((die) => `  warning: the empty tray shows a ${die.value} at (${Math.round(die.center.x)}, ${Math.round(die.center.y)}); if a die was left there, take it out and calibrate again (dice lying there would be missed)`),
-      ...closePairs(calibration).map((pair) => `  warning: ${pair} are close; light the tray evenly or use dice of clearer colours`),
+      ...warnings.map((warning) => `  warning: ${warning}`),
     ].join('\n') + '\n',
   );
   return 0;

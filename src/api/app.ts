@@ -24,7 +24,7 @@ import { registerCoachRoutes } from './coach-routes.js';
 import { registerGameRoutes } from './game-routes.js';
 import { registerPlayerRoutes } from './player-routes.js';
 import { registerFreeRollRoutes } from './free-roll-routes.js';
-import { registerSetupRoutes, type SetupHardware } from './setup-routes.js';
+import { NO_SETUP_HARDWARE, registerSetupRoutes, type SetupHardware } from './setup-routes.js';
 import { TestRolls } from '../setup/test-rolls.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { IdempotencyKeys, keyProblem } from './idempotency.js';
@@ -272,7 +272,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     registerPlayerRoutes(api, table);
     registerFreeRollRoutes(api, table, operator);
     const testRolls = deps.testRolls ?? new TestRolls(table);
-    registerSetupRoutes(api, table, testRolls, deps.setupHardware ?? { camera: null, cameraSource: 'unknown', serial: null, board: () => null }, operator);
+    registerSetupRoutes(api, table, testRolls, deps.setupHardware ?? NO_SETUP_HARDWARE, operator);
 
     api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
       status: 'ok',

@@ -5,15 +5,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_TEST_DICE, type TestRolls } from '../setup/test-rolls.js';
 import { firmwareNote, listCameras, listSerialPorts, type CameraDevice } from '../setup/devices.js';
-import type { Camera } from '../hardware/index.js';
 import type { PortInfoLike } from '../hardware/serial-ports.js';
 import { TableError, type Table } from '../table.js';
 import { errorText } from '../error-text.js';
 import { FlashJob, type Flasher } from '../setup/flash-job.js';
+import type { BoardSetup } from '../setup/board.js';
+import { trayAnglesProblem, type TrayAngles } from '../setup/tray-angles.js';
 import type { RouteAccess } from './app.js';
 import { AccuracyTallySchema } from './schemas.js';
+import { registerSetupCameraRoutes, type SetupCamera } from './setup-camera-routes.js';
 
-type Guard = { onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>; config: { access: RouteAccess } };
+export type Guard = { onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>; config: { access: RouteAccess } };
 
 const errors = { 400: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' }, 503: { $ref: 'ErrorReply#' } };
 
@@ -44,15 +46,11 @@ const TestRollReply = {
 } as const;
 
 /** What the setup page is told of the hardware the server runs with (server.ts builds it). */
-export interface SetupHardware {
-  /** The camera as the server opened it (before the settling reader), for the preview; null: no preview. */
-  readonly camera: Camera | null;
-  /** The camera option the server runs with (sim, 0, /dev/video0, a file...). */
-  readonly cameraSource: string;
+export interface SetupHardware extends SetupCamera {
   /** The serial option (auto, a path), or null without a board. */
   readonly serial: string | null;
-  /** The board as connected now: the firmware name it reported, how it is driven, its port; null without a board. */
-  readonly board: () => { readonly firmware: string | null; readonly mode: string | null; readonly path: string | null } | null;
+  /** The tower's board (src/setup/board.ts); null without one. */
+  readonly board: BoardSetup | null;
   /** Lists serial ports (tests); SerialPort.list by default. */
   readonly listPorts?: () => Promise<readonly PortInfoLike[]>;
   /** Lists video devices (tests); /dev/video* with sysfs names by default. */
@@ -60,6 +58,9 @@ export interface SetupHardware {
   /** Flashes the firmware (tests: a fake avrdude); hardware/flash.ts's flashFirmware by default. */
   readonly flash?: Flasher;
 }
+
+/** An app built without hardware (tests): no camera, no board, no data directory. */
+export const NO_SETUP_HARDWARE: SetupHardware = { camera: null, cameraSource: 'unknown', fixed: { exposure: null, whiteBalance: null }, refused: [], adjust: null, dataDir: null, serial: null, board: null };
 
 /** The shipped firmware through avrdude (loaded on use: serialport is a native module). */
 const defaultFlasher: Flasher = async (port, onProgress) => {
@@ -81,6 +82,15 @@ const FlashStatusReply = {
   },
 } as const;
 
+const TowerReply = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string' }, state: { type: 'string' }, message: { type: 'string' }, serial: { type: ['string', 'null'] },
+    connected: { type: 'boolean' }, firmware: { type: ['string', 'null'] }, version: { type: ['string', 'null'] }, mode: { type: ['string', 'null'] }, path: { type: ['string', 'null'] },
+    tipAngle: { type: 'integer' }, restAngle: { type: 'integer' }, light: { type: 'integer' }, trayInPlace: { type: ['boolean', 'null'] }, lastButtonAt: { type: ['number', 'null'] }, note: { type: 'string' },
+  },
+} as const;
+
 const DevicesReply = {
   type: 'object',
   properties: {
@@ -91,19 +101,20 @@ const DevicesReply = {
       items: { type: 'object', properties: { path: { type: 'string' }, usbId: { type: ['string', 'null'] }, manufacturer: { type: ['string', 'null'] }, arduino: { type: ['string', 'null'] }, description: { type: 'string' } } },
     },
     portsProblem: { type: ['string', 'null'] },
-    tower: {
-      type: 'object',
-      properties: {
-        kind: { type: 'string' }, state: { type: 'string' }, message: { type: 'string' }, serial: { type: ['string', 'null'] },
-        firmware: { type: ['string', 'null'] }, mode: { type: ['string', 'null'] }, path: { type: ['string', 'null'] }, note: { type: 'string' },
-      },
-    },
+    tower: TowerReply,
   },
 } as const;
 
 const RollIdParams = { type: 'object', required: ['rollId'], properties: { rollId: { type: 'string', pattern: '^[0-9a-f-]{36}$' } } } as const;
 
 export function registerSetupRoutes(api: FastifyInstance, table: Table, testRolls: TestRolls, hardware: SetupHardware, operator: Guard): void {
+  registerSetupCameraRoutes(api, table, hardware, operator);
+  /** The tower as the table sees it, and its board as connected now. */
+  const towerView = () => {
+    const board = hardware.board?.view() ?? null;
+    const note = hardware.serial === null ? 'No tower board: the tower rolls are simulated or thrown by hand (serve --serial auto uses one).' : board?.connected ? firmwareNote(board.firmware) : 'The board is not connected: check the USB cable.';
+    return { ...table.tower(), serial: hardware.serial, firmware: null, version: null, mode: null, path: null, ...board, note };
+  };
   api.get('/api/setup/devices', { ...operator, schema: { response: { 200: DevicesReply } } }, async () => {
     let ports: unknown[] = [];
     let portsProblem: string | null = null;
@@ -113,15 +124,57 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
       // The page still shows the rest; it says why the ports are missing.
       portsProblem = `The serial ports could not be listed: ${errorText(err)}`;
     }
-    const board = hardware.board();
     return {
       cameras: (hardware.listCameras ?? listCameras)(),
       camera: { source: hardware.cameraSource, preview: hardware.camera !== null },
       ports,
       portsProblem,
-      tower: { ...table.tower(), serial: hardware.serial, firmware: board?.firmware ?? null, mode: board?.mode ?? null, path: board?.path ?? null, note: hardware.serial === null ? 'No tower board: the tower rolls are simulated or thrown by hand (serve --serial auto uses one).' : firmwareNote(board?.firmware ?? null) },
+      tower: towerView(),
     };
   });
+
+  api.get('/api/setup/tower', { ...operator, schema: { response: { 200: TowerReply } } }, async () => towerView());
+
+  // The tray tipped and brought back, no dice read: to check the servo's angles and the tray sensor.
+  api.post(
+    '/api/setup/tower/test-tip',
+    { ...operator, schema: { body: { type: ['object', 'null'], additionalProperties: false, properties: {} }, response: { 200: TowerReply, ...errors } } },
+    async () => {
+      const board = hardware.board;
+      if (board === null) throw new TableError('setup/no_board', 'This server drives no tower board (serve --serial auto uses one): there is no tray to tip.', 409);
+      if (table.tower().state === 'rolling') throw new TableError('setup/tower_rolling', 'The tower is rolling: test the tip once the roll is read.', 409);
+      try {
+        await board.testTip();
+      } catch (err) {
+        throw new TableError('setup/tip_failed', `The test tip failed: ${errorText(err)}`, 503);
+      }
+      return towerView();
+    },
+  );
+
+  // The tray's angles: used from the next cycle, and kept in tray.json for the next start (--tower-tip/--tower-rest override).
+  api.put<{ Body: TrayAngles }>(
+    '/api/setup/tower/angles',
+    {
+      ...operator,
+      schema: {
+        body: { type: 'object', required: ['tipAngle', 'restAngle'], additionalProperties: false, properties: { tipAngle: { type: 'integer', minimum: 0, maximum: 180 }, restAngle: { type: 'integer', minimum: 0, maximum: 180 } } },
+        response: { 200: TowerReply, ...errors },
+      },
+    },
+    async (request) => {
+      const board = hardware.board;
+      if (board === null) throw new TableError('setup/no_board', 'This server drives no tower board (serve --serial auto uses one): there is no tray to set.', 409);
+      const problem = trayAnglesProblem(request.body);
+      if (problem) throw new TableError('setup/bad_angles', `The tray's angles were not changed: ${problem}.`, 400);
+      try {
+        board.setAngles(request.body);
+      } catch (err) {
+        throw new TableError('setup/not_saved', `The angles are used from the next roll, but could not be kept for the next start: ${errorText(err)}`, 503);
+      }
+      return towerView();
+    },
+  );
 
   // A frame of the camera the server already has, a few times a second; while the tower rolls, the last one (the roll needs the camera).
   let lastPreview: Buffer | null = null;

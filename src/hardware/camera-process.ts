@@ -9,9 +9,13 @@
  */
 import { errorText } from '../error-text.js';
 import { CameraError } from './types.js';
-import { openVideoSource, type CameraSettings, type VideoCameraOptions, type VideoSource } from './video-capture.js';
+import { openVideoSource, type CameraSettings, type FixedSettings, type VideoCameraOptions, type VideoSource } from './video-capture.js';
 
-export type CameraRequest = { readonly kind: 'open'; readonly options: VideoCameraOptions } | { readonly kind: 'capture'; readonly id: number } | { readonly kind: 'close' };
+export type CameraRequest =
+  | { readonly kind: 'open'; readonly options: VideoCameraOptions }
+  | { readonly kind: 'capture'; readonly id: number }
+  | { readonly kind: 'adjust'; readonly id: number; readonly asked: FixedSettings }
+  | { readonly kind: 'close' };
 
 /** A CameraError as it crosses between processes (an Error's class does not). */
 export interface CameraFault {
@@ -23,6 +27,7 @@ export type CameraReply =
   | { readonly kind: 'opened'; readonly settings: CameraSettings }
   | { readonly kind: 'not_opened'; readonly fault: CameraFault }
   | { readonly kind: 'frame'; readonly id: number; readonly image: Uint8Array; readonly width: number; readonly height: number; readonly capturedAt: number }
+  | { readonly kind: 'adjusted'; readonly id: number; readonly settings: CameraSettings }
   | { readonly kind: 'failed'; readonly id: number; readonly fault: CameraFault };
 
 const faultOf = (err: unknown): CameraFault => (err instanceof CameraError ? { code: err.code, message: err.message } : { code: 'camera/lost', message: `the camera failed: ${errorText(err)}` });
@@ -49,7 +54,13 @@ process.on('message', (request: CameraRequest) => {
       end();
     }
   } else if (request.kind === 'close') end();
-  else if (source !== null) {
+  else if (source !== null && request.kind === 'adjust') {
+    try {
+      reply({ kind: 'adjusted', id: request.id, settings: source.adjust(request.asked) });
+    } catch (err) {
+      reply({ kind: 'failed', id: request.id, fault: faultOf(err) });
+    }
+  } else if (source !== null) {
     try {
       const frame = source.capture();
       reply({ kind: 'frame', id: request.id, image: frame.image, width: frame.width, height: frame.height, capturedAt: frame.capturedAt });

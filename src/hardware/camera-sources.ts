@@ -13,13 +13,15 @@ import { CameraError, type Camera, type Frame } from './types.js';
 import { errorText } from '../error-text.js';
 import { decodeImage } from './image-bytes.js';
 import type { CameraFault, CameraReply, CameraRequest } from './camera-process.js';
-import type { CameraSettings, VideoCameraOptions } from './video-capture.js';
+import type { CameraSettings, FixedSettings, VideoCameraOptions } from './video-capture.js';
 
-export { isCameraDevice, type CameraSettings, type VideoCameraOptions } from './video-capture.js';
+export { isCameraDevice, type CameraSettings, type FixedSettings, type VideoCameraOptions } from './video-capture.js';
 
 export interface VideoCamera extends Camera {
   /** Which fixed settings the driver accepted (some webcams ignore them). */
   readonly settings: CameraSettings;
+  /** Fixes (or sets back to automatic) the exposure and white balance now and whenever the camera is opened again; says which the driver took. */
+  adjust(asked: FixedSettings): Promise<CameraSettings>;
   /** Frees the camera. A capture under way is rejected at once; the camera is freed when its read ends (waited for up to `CLOSE_WAIT_MS`). */
   close(): Promise<void>;
 }
@@ -39,7 +41,7 @@ async function encoded(image: cv.Mat, quality: number, capturedAt = Date.now()):
 }
 
 /** Warnings for fixed camera settings asked for that the driver refused (many webcams ignore some): the colours may drift between frames. */
-export function refusedSettings(asked: Pick<VideoCameraOptions, 'exposure' | 'whiteBalance'>, camera: VideoCamera): string[] {
+export function refusedSettings(asked: Pick<VideoCameraOptions, 'exposure' | 'whiteBalance'>, camera: Pick<VideoCamera, 'settings'>): string[] {
   const refused: string[] = [];
   if (asked.exposure != null && !camera.settings.exposure) refused.push(`the camera did not take the fixed exposure ${asked.exposure}: it stays automatic`);
   if (asked.whiteBalance != null && !camera.settings.whiteBalance) refused.push(`the camera did not take the fixed white balance ${asked.whiteBalance} K: it stays automatic`);
@@ -56,8 +58,10 @@ const cameraError = (fault: CameraFault) => new CameraError(fault.code, fault.me
 /** A running camera process and the captures it owes. */
 interface CameraProcess {
   readonly child: ChildProcess;
-  readonly settings: CameraSettings;
-  readonly pending: Map<number, { resolve: (frame: Frame) => void; reject: (err: CameraError) => void }>;
+  /** As opened, then as adjusted. */
+  settings: CameraSettings;
+  /** What it owes: frames, and the settings it was asked to fix. */
+  readonly pending: Map<number, { resolve: (answer: Frame | CameraSettings) => void; reject: (err: CameraError) => void }>;
 }
 
 /** Holds the server open only while the camera's process owes it an answer: an idle camera does not keep a command running. */
@@ -104,6 +108,8 @@ async function endCameraProcess(child: ChildProcess): Promise<void> {
  */
 export async function openVideoCamera(options: VideoCameraOptions): Promise<VideoCamera> {
   const name = String(options.source);
+  // The options a camera process opens with: the settings fixed since, when it is opened again.
+  let opening = options;
   const wasClosed = () => new CameraError('camera/lost', `camera ${name} was closed`);
   let closed = false;
   let nextId = 0;
@@ -133,6 +139,7 @@ export async function openVideoCamera(options: VideoCameraOptions): Promise<Vide
           holdOpen(child, pending.size > 0);
           if (owed === undefined) return;
           if (reply.kind === 'failed') owed.reject(cameraError(reply.fault));
+          else if (reply.kind === 'adjusted') owed.resolve(reply.settings);
           else owed.resolve({ image: Buffer.from(reply.image.buffer, reply.image.byteOffset, reply.image.byteLength), width: reply.width, height: reply.height, capturedAt: reply.capturedAt });
         }
       });
@@ -149,7 +156,7 @@ export async function openVideoCamera(options: VideoCameraOptions): Promise<Vide
       // Its channel failed (or it could not be started): it is of no more use, and ended so that no second one competes for
       // the device; its exit fails what it owed.
       child.on('error', () => child.kill('SIGKILL'));
-      child.send({ kind: 'open', options } satisfies CameraRequest);
+      child.send({ kind: 'open', options: opening } satisfies CameraRequest);
     });
     return { child, started };
   };
@@ -169,6 +176,21 @@ export async function openVideoCamera(options: VideoCameraOptions): Promise<Vide
     return current;
   };
 
+  /** Sends a request that is owed an answer, and waits for it. */
+  const ask = async (request: (id: number) => CameraRequest): Promise<Frame | CameraSettings> => {
+    if (closed) throw wasClosed();
+    const { child, pending } = await running();
+    // Closed while it was (re)opening.
+    if (closed) throw wasClosed();
+    if (!child.connected) throw new CameraError('camera/lost', `camera ${name}'s process stopped: its channel is closed`);
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      holdOpen(child, true);
+      child.send(request(id));
+    });
+  };
+
   let settings = (await running()).settings;
   return {
     // Those of the latest process (a camera opened again may take other settings).
@@ -177,17 +199,13 @@ export async function openVideoCamera(options: VideoCameraOptions): Promise<Vide
       return settings;
     },
     async capture(): Promise<Frame> {
-      if (closed) throw wasClosed();
-      const { child, pending } = await running();
-      // Closed while it was (re)opening.
-      if (closed) throw wasClosed();
-      if (!child.connected) throw new CameraError('camera/lost', `camera ${name}'s process stopped: its channel is closed`);
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        holdOpen(child, true);
-        child.send({ kind: 'capture', id } satisfies CameraRequest);
-      });
+      return (await ask((id) => ({ kind: 'capture', id }))) as Frame;
+    },
+    async adjust(asked: FixedSettings): Promise<CameraSettings> {
+      opening = { ...opening, ...asked };
+      const taken = (await ask((id) => ({ kind: 'adjust', id, asked }))) as CameraSettings;
+      if (current) current.settings = taken;
+      return taken;
     },
     async close() {
       closed = true;

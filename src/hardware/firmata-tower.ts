@@ -27,6 +27,7 @@ import {
   TOWER_CMD,
   TOWER_FAULT,
   TOWER_FIRMWARE,
+  TOWER_FLAG,
   TOWER_LIMITS,
   TOWER_PINS,
   TOWER_REJECT,
@@ -154,6 +155,8 @@ interface Link {
   readonly io: Firmata;
   readonly board: Board;
   readonly firmware: string;
+  /** The firmware's version as it reported it (`2.5`), or null when it gave none. */
+  readonly version: string | null;
   readonly mode: TowerMode;
   readonly path: string | null;
   lastHeardAt: number;
@@ -263,7 +266,8 @@ function faultError(code: number, cycleId: number | null): TowerError {
 
 export class FirmataTower implements HardwareTower {
   readonly kind = 'firmata';
-  private readonly settings: Settings;
+  /** Fixed when made, but for the tray's angles (setAngles). */
+  private settings: Settings;
   private readonly events = new TowerEventHub();
   private link: Link | null = null;
   private closed = false;
@@ -293,6 +297,23 @@ export class FirmataTower implements HardwareTower {
   /** The firmware name the board reported, while connected. */
   get firmware(): string | null {
     return this.link?.firmware ?? null;
+  }
+
+  /** The firmware's version the board reported (`2.5`), while connected. */
+  get firmwareVersion(): string | null {
+    return this.link?.version ?? null;
+  }
+
+  /**
+   * Whether the tray sits in its seat, as last heard (the tray sensor: read
+   * live in host-driven mode, from the status the heartbeat asks for with our
+   * firmware); null while not connected or not heard yet.
+   */
+  get trayInPlace(): boolean | null {
+    const link = this.link;
+    if (!link) return null;
+    if (link.mode === 'host-driven') return link.trayInPlaceSince !== null;
+    return link.status ? (link.status.flags & TOWER_FLAG.TRAY_IN_PLACE) !== 0 : null;
   }
 
   /** The serial port of the board, while connected (the setup page shows it). */
@@ -330,6 +351,22 @@ export class FirmataTower implements HardwareTower {
         link.transport.close(() => resolve());
       });
     }
+  }
+
+  /**
+   * New tray angles, for the next roll cycle (each cycle's command carries
+   * them to our firmware); in host-driven mode a tray at rest is moved to the
+   * new rest angle now. Throws a RangeError for an angle out of 0-180.
+   */
+  setAngles(tipAngle: number, restAngle: number): void {
+    this.settings = settingsOf({ ...this.settings, tipAngle, restAngle });
+    const link = this.link;
+    if (link?.mode === 'host-driven' && !this.rolling) link.io.servoWrite(this.settings.pins.trayServo, restAngle);
+  }
+
+  /** The tray's angles the next cycle uses. */
+  get angles(): { readonly tipAngle: number; readonly restAngle: number } {
+    return { tipAngle: this.settings.tipAngle, restAngle: this.settings.restAngle };
   }
 
   async setLight(level: number): Promise<void> {
@@ -442,6 +479,7 @@ export class FirmataTower implements HardwareTower {
     const link: Link = {
       transport, io, board, path,
       firmware: name,
+      version: version ? `${version.major}.${version.minor}` : null,
       mode: ours ? 'tower-sysex' : 'host-driven',
       lastHeardAt: Date.now(),
       heartbeat: null,
@@ -509,14 +547,16 @@ export class FirmataTower implements HardwareTower {
     io.servoConfig(pins.trayServo, servoMinUs, servoMaxUs);
     io.servoWrite(pins.trayServo, restAngle);
     io.pinMode(pins.traySensor, trayMode);
+    // Both pins are inputs before their port is reported: a report sent while the button's pin was not yet an input would read
+    // it low, a press nobody made.
+    const buttonMode = inputMode(pins.button);
+    if (buttonMode !== null) io.pinMode(pins.button, buttonMode);
     // Low = tray in place (sensor to GND, pull-up).
     io.digitalRead(pins.traySensor, (value) => {
       if (value === 0) link.trayInPlaceSince ??= Date.now();
       else link.trayInPlaceSince = null;
     });
-    const buttonMode = inputMode(pins.button);
     if (buttonMode !== null) {
-      io.pinMode(pins.button, buttonMode);
       let last = 1;
       let lastPress = -Infinity;
       io.digitalRead(pins.button, (value) => {

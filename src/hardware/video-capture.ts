@@ -12,8 +12,9 @@ import { errorText } from '../error-text.js';
 // Not every binding exports these; they are OpenCV's own numbers (videoio.hpp).
 const CAP_PROP_AUTO_WB = 44;
 const CAP_PROP_WB_TEMPERATURE = 45;
-/** V4L2's "manual exposure" value of CAP_PROP_AUTO_EXPOSURE. */
+/** V4L2's "manual exposure" and "aperture priority" (automatic) values of CAP_PROP_AUTO_EXPOSURE. */
 const V4L2_MANUAL_EXPOSURE = 1;
+const V4L2_AUTO_EXPOSURE = 3;
 
 export interface VideoCameraOptions {
   /** Device index (0 = /dev/video0), a device path, or a video file. */
@@ -40,8 +41,16 @@ export interface CameraSettings {
 /** A camera device (an index, /dev/videoN, or a stable name such as /dev/v4l/by-id/...), not a video file. */
 export const isCameraDevice = (source: number | string) => typeof source === 'number' || /^\/dev\/(video|v4l\/)/.test(source);
 
+/** Fixed exposure and white balance asked of a camera; null: the driver's automatic one. */
+export interface FixedSettings {
+  readonly exposure: number | null;
+  readonly whiteBalance: number | null;
+}
+
 export interface VideoSource {
   readonly settings: CameraSettings;
+  /** Fixes (or frees) the exposure and white balance now, and on every later reopening; says which the driver took. */
+  adjust(asked: FixedSettings): CameraSettings;
   /** One fresh frame as JPEG. Throws a CameraError when there is none: `camera/no_frame`, `camera/lost`, or `camera/not_found` when a device cannot be opened again. */
   capture(): Frame;
   close(): void;
@@ -53,6 +62,14 @@ export function openVideoSource(options: VideoCameraOptions): VideoSource {
   const fromFile = !isCameraDevice(options.source);
   const stale = options.staleFrames ?? (fromFile ? 0 : 2);
   const settings = { exposure: false, whiteBalance: false };
+  let asked: FixedSettings = { exposure: options.exposure ?? null, whiteBalance: options.whiteBalance ?? null };
+
+  // Automatic exposure and white balance change the dice's colours between frames: fixed where the driver allows. Set back
+  // to automatic, the setting counts as not fixed.
+  const apply = (cap: cv.VideoCapture) => {
+    settings.exposure = asked.exposure === null ? (cap.set(cv.CAP_PROP_AUTO_EXPOSURE, V4L2_AUTO_EXPOSURE), false) : cap.set(cv.CAP_PROP_AUTO_EXPOSURE, V4L2_MANUAL_EXPOSURE) && cap.set(cv.CAP_PROP_EXPOSURE, asked.exposure);
+    settings.whiteBalance = asked.whiteBalance === null ? (cap.set(CAP_PROP_AUTO_WB, 1), false) : cap.set(CAP_PROP_AUTO_WB, 0) && cap.set(CAP_PROP_WB_TEMPERATURE, asked.whiteBalance);
+  };
 
   const open = (): cv.VideoCapture => {
     if (typeof options.source === 'string' && !existsSync(options.source)) {
@@ -66,13 +83,8 @@ export function openVideoSource(options: VideoCameraOptions): VideoSource {
     }
     if (options.width) cap.set(cv.CAP_PROP_FRAME_WIDTH, options.width);
     if (options.height) cap.set(cv.CAP_PROP_FRAME_HEIGHT, options.height);
-    // Automatic exposure and white balance change the dice's colours between frames: fix them where the driver allows.
-    if (options.exposure != null) {
-      settings.exposure = cap.set(cv.CAP_PROP_AUTO_EXPOSURE, V4L2_MANUAL_EXPOSURE) && cap.set(cv.CAP_PROP_EXPOSURE, options.exposure);
-    }
-    if (options.whiteBalance != null) {
-      settings.whiteBalance = cap.set(CAP_PROP_AUTO_WB, 0) && cap.set(CAP_PROP_WB_TEMPERATURE, options.whiteBalance);
-    }
+    // Left alone unless asked: a driver's own automatic setting stays as it was.
+    if (asked.exposure !== null || asked.whiteBalance !== null) apply(cap);
     return cap;
   };
 
@@ -122,6 +134,12 @@ export function openVideoSource(options: VideoCameraOptions): VideoSource {
 
   return {
     settings,
+    adjust(next: FixedSettings): CameraSettings {
+      asked = next;
+      current ??= opening();
+      apply(current.cap);
+      return { ...settings };
+    },
     capture(): Frame {
       if (closed) throw new CameraError('camera/lost', `camera ${String(options.source)} was closed`);
       // A device unplugged and plugged back reads nothing through its old handle: it is opened again, once, before the capture

@@ -309,8 +309,7 @@ export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, c
   checkFrameSize(first);
   const same = madeFor(earlier, { width: first.cols, height: first.rows });
   const tray = empty ? findTrayRegion(empty) : same ? earlier.tray : null;
-  const trayMarks = empty ? findTrayMarks(empty, { ...DEFAULT_VISION_CONFIG, tray }) : [];
-  const trayCorners = empty ? findTrayCorners(empty, tray) : [];
+  const { trayMarks, trayCorners } = empty ? measuredAround(empty, tray) : { trayMarks: [], trayCorners: [] };
   // The dice shots are read with the tray's marks, new or kept, so that no mark is measured as a die.
   const cfg = { ...DEFAULT_VISION_CONFIG, tray, trayMarks: empty ? trayMarks : same ? earlier.trayMarks : [] };
   const palette: Record<string, Lab> = {};
@@ -323,6 +322,27 @@ export function calibrate(empty: cv.Mat | null, shots: Readonly<Record<string, c
   }
   const dieSize = sizes.length > 0 ? median(sizes) : null;
   return { version: 1, createdAt: now.toISOString(), frame: { width: first.cols, height: first.rows }, tray, emptyTray: empty ? emptyTrayFile : null, trayMarks, trayCorners, dieSize, palette };
+}
+
+/** The tray's marks and rim corners in the empty-tray shot, for a tray region (found, or set by hand). */
+function measuredAround(empty: cv.Mat, tray: TrayRegion | null): { trayMarks: TrayMark[]; trayCorners: TrayMark[] } {
+  return { trayMarks: findTrayMarks(empty, { ...DEFAULT_VISION_CONFIG, tray }), trayCorners: findTrayCorners(empty, tray) };
+}
+
+/**
+ * The calibration with its tray region set by hand (the setup page's dragged
+ * corners): the marks and rim corners measured again in the empty-tray shot
+ * for that region, the rest kept. Throws when the region leaves the frame or
+ * is smaller than a die.
+ */
+export function withTrayRegion(calibration: Calibration, empty: cv.Mat, tray: TrayRegion): Calibration {
+  const { width, height } = calibration.frame;
+  if (empty.cols !== width || empty.rows !== height) throw new Error(`the empty-tray shot is ${empty.cols}x${empty.rows}, the calibration ${width}x${height}: empty the tray and take the shot again`);
+  const inFrame = trayCorners(tray).every((p) => p.x >= -1 && p.y >= -1 && p.x <= width + 1 && p.y <= height + 1);
+  if (!inFrame) throw new Error(`the tray region ${tray.width}x${tray.height} at (${tray.x}, ${tray.y}) reaches beyond the ${width}x${height} frame`);
+  const smallest = calibration.dieSize ?? DEFAULT_VISION_CONFIG.dieSizeMin;
+  if (tray.width < 2 * smallest || tray.height < 2 * smallest) throw new Error(`the tray region ${tray.width}x${tray.height} is too small to hold two dice side by side`);
+  return { ...calibration, tray, ...measuredAround(empty, tray) };
 }
 
 /** The reader's config with a calibration applied: its tray, die size, and its colours over the default palette. */

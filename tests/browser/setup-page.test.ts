@@ -16,6 +16,7 @@ import { createSimulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
+import { NO_SETUP_HARDWARE } from '../../src/api/setup-routes.js';
 import { ACCURACY_FILE, judge, TestRolls, type AccuracyTally } from '../../src/setup/test-rolls.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -36,7 +37,7 @@ beforeAll(async () => {
     {
       table, version: 'test', operatorToken: TOKEN, testRolls: new TestRolls(table, { dataDir: dir }),
       setupHardware: {
-        camera: sim.camera, cameraSource: 'sim', serial: null, board: () => null,
+        ...NO_SETUP_HARDWARE, camera: sim.camera, cameraSource: 'sim',
         listCameras: () => [{ path: '/dev/video0', index: 0, name: 'HD Webcam C270' }],
         listPorts: async () => [{ path: '/dev/ttyACM0', vendorId: '2341', productId: '0043', manufacturer: 'Arduino LLC' }, { path: '/dev/ttyS0' }],
       },
@@ -67,6 +68,22 @@ describe('the setup page', () => {
     await p.goto(`${base}/setup.html`);
     await poll(() => p.getByTestId('no-token').isVisible()).toBe(true);
     await p.close();
+  });
+
+  it('is linked from the scoreboard for the operator alone', async () => {
+    const guest = await browser.newPage();
+    await guest.goto(`${base}/`);
+    await poll(() => guest.getByTestId('history-link').isVisible()).toBe(true);
+    expect(await guest.getByTestId('setup-link').isVisible()).toBe(false);
+    await guest.close();
+    const operator = await browser.newPage();
+    await operator.goto(`${base}/?token=${TOKEN}`);
+    await poll(() => operator.getByTestId('setup-link').isVisible()).toBe(true);
+    await operator.getByTestId('setup-link').click();
+    await poll(() => operator.getByTestId('camera-panel').isVisible()).toBe(true);
+    expect(operator.url()).toBe(`${base}/setup.html`);
+    expect(await operator.getByTestId('no-token').isVisible()).toBe(false);
+    await operator.close();
   });
 
   it('lists the devices and the board, updates the preview, and keeps the tally of ten judged test rolls', async () => {

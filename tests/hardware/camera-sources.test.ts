@@ -87,6 +87,19 @@ describe('video camera (VideoCapture, in a process of its own)', () => {
     await camera.close();
   });
 
+  it('sets the fixed settings on an open camera through its process, says what the driver took, and goes on capturing', async () => {
+    const camera = await openVideoCamera({ source: join(dir, 'roll.avi') });
+    const first = await camera.capture();
+    expect(await camera.adjust({ exposure: 250, whiteBalance: 4500 })).toEqual({ exposure: false, whiteBalance: false });
+    expect(camera.settings).toEqual({ exposure: false, whiteBalance: false });
+    expect(refusedSettings({ exposure: 250, whiteBalance: null }, camera)).toEqual(['the camera did not take the fixed exposure 250: it stays automatic']);
+    // Back to automatic: nothing fixed, nothing refused.
+    expect(await camera.adjust({ exposure: null, whiteBalance: null })).toEqual({ exposure: false, whiteBalance: false });
+    const next = await camera.capture();
+    expect(next.capturedAt).toBeGreaterThan(first.capturedAt);
+    await camera.close();
+  });
+
   it('takes /dev/videoN and the stable names under /dev/v4l/ for camera devices, anything else for a video file', () => {
     for (const device of [0, 2, '/dev/video0', '/dev/v4l/by-id/usb-Logitech_C920-video-index0', '/dev/v4l/by-path/pci-0000:00:14.0-usb-0:1:1.0-video-index0']) expect(isCameraDevice(device)).toBe(true);
     for (const file of ['roll.avi', '/home/me/roll.mp4', '/dev/shm/roll.mp4']) expect(isCameraDevice(file)).toBe(false);

@@ -15,7 +15,7 @@ import { buildApp } from '../../src/api/app.js';
 import { createSimulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
-import type { SetupHardware } from '../../src/api/setup-routes.js';
+import { NO_SETUP_HARDWARE, type SetupHardware } from '../../src/api/setup-routes.js';
 
 let root = '';
 let bin = '';
@@ -170,7 +170,7 @@ describe('flashing from the setup page (POST /api/setup/flash)', () => {
     return buildApp({
       table, version: 'test',
       setupHardware: {
-        camera: null, cameraSource: 'sim', serial: null, board: () => null,
+        ...NO_SETUP_HARDWARE, cameraSource: 'sim',
         flash: (port, onProgress) => flashFirmware({ port, onProgress, env, firmwareDir: dir, list }),
         ...hardware,
       },

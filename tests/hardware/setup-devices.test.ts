@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firmwareNote, listCameras, listSerialPorts } from '../../src/setup/devices.js';
 import { buildApp } from '../../src/api/app.js';
+import { NO_SETUP_HARDWARE } from '../../src/api/setup-routes.js';
 import { createSimulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
@@ -53,14 +54,18 @@ describe('setup devices', () => {
     const app = buildApp({
       table, version: 'test',
       setupHardware: {
-        camera: sim.camera, cameraSource: 'sim', serial: '/dev/ttyACM0', board: () => ({ firmware: 'StandardFirmata.ino', mode: 'host-driven', path: '/dev/ttyACM0' }),
+        ...NO_SETUP_HARDWARE, camera: sim.camera, cameraSource: 'sim', serial: '/dev/ttyACM0', board: {
+          view: () => ({ connected: true, firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyACM0', tipAngle: 150, restAngle: 30, light: 255, trayInPlace: true, lastButtonAt: null }),
+          testTip: async () => {},
+          setAngles: () => {},
+        },
         listCameras: () => [], listPorts: async () => { throw new Error('no udev'); },
       },
     });
     const devices = (await app.inject('/api/setup/devices')).json();
     expect(devices).toMatchObject({
       cameras: [], camera: { source: 'sim', preview: true }, ports: [], portsProblem: 'The serial ports could not be listed: no udev',
-      tower: { kind: 'simulated', state: 'ready', firmware: 'StandardFirmata.ino', mode: 'host-driven', path: '/dev/ttyACM0', note: expect.stringMatching(/^Stock StandardFirmata/) },
+      tower: { kind: 'simulated', state: 'ready', firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyACM0', note: expect.stringMatching(/^Stock StandardFirmata/) },
     });
     const frame = await app.inject('/api/setup/preview.jpg');
     expect(frame.statusCode).toBe(200);

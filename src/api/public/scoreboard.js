@@ -17,6 +17,7 @@ import { renderWinnerScreen } from './winner-screen.js';
 import { cueSounds, soundOn, soundToggle } from './sounds.js';
 import { landingRoll } from './dice-motion.js';
 import { liveGames } from './view-patch.js';
+import { keepTokenFromLink, operatorToken } from './operator-page.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -94,18 +95,10 @@ function dieFace(value) {
 // ---------------------------------------------------------------------------
 // REST
 
-// The operator's token arrives once in the link (?token=…), is kept in this browser, and leaves the address bar.
-const TOKEN_KEY = 'dice-tower-operator-token';
-{
-  const url = new URL(location.href);
-  const fromLink = url.searchParams.get('token');
-  if (fromLink) {
-    localStorage.setItem(TOKEN_KEY, fromLink);
-    url.searchParams.delete('token');
-    history.replaceState(null, '', url);
-  }
-}
-const operatorToken = () => localStorage.getItem(TOKEN_KEY) ?? '';
+// The operator's token arrives once in the link (?token=…), is kept in this browser, and leaves the address bar; the
+// operator's own pages (setting up the tower) are offered to the operator alone.
+keepTokenFromLink();
+document.getElementById('setup-link').hidden = !operatorToken();
 
 async function api(path, body) {
   const init = { method: 'POST', headers: {} };

@@ -1,8 +1,11 @@
-// The setup page (operator only): the cameras and serial ports found, a live preview from the server's camera,
+// The setup page (operator only): the cameras and serial ports found, a live preview from the server's camera (its
+// settings and the calibration drawn over it: setup-camera.js),
 // the board's firmware, and test rolls the operator confirms or corrects, with this tower's accuracy tally.
 import { h } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
 import { api, keepTokenFromLink, operatorToken as token, toast } from './operator-page.js';
+import { startCameraSetup } from './setup-camera.js';
+import { showTower, startTowerSetup } from './setup-tower.js';
 
 keepTokenFromLink();
 const $ = (id) => document.getElementById(id);
@@ -28,11 +31,10 @@ async function showDevices() {
     h('option', { value: 'auto' }, 'the Arduino found by USB id'),
     ...d.ports.map((p) => h('option', { value: p.path }, `${p.path}${p.arduino ? ` (${p.arduino})` : ''}`)),
   );
-  const t = d.tower;
-  $('tower-status').textContent = `${t.kind}: ${t.message}`;
-  $('firmware').textContent = `${t.firmware ? `Firmware ${t.firmware}${t.mode ? ` (${t.mode})` : ''}${t.path ? ` on ${t.path}` : ''}. ` : ''}${t.note}`;
+  showTower(d.tower);
   if (d.camera.preview) startPreview();
   else $('preview-caption').textContent = 'This server has no camera to preview.';
+  return d.tower;
 }
 
 let previews = 0;
@@ -165,7 +167,8 @@ async function start() {
   }
   const health = await (await fetch('/api/health')).json();
   if (health.accuracy) showTally(health.accuracy);
-  await showDevices();
+  startTowerSetup(await showDevices());
+  await startCameraSetup();
 }
 
 start().catch((err) => toast(err.message));

@@ -1,0 +1,188 @@
+// The setup page's camera settings and calibration: exposure and white balance sliders (what the driver refused shown
+// beside them), and the calibration in steps — the empty tray's shot, its region and marks drawn over the live preview
+// with corners to drag, then a shot of each colour's dice — with the warnings the calibration gives, in words.
+import { h, s } from './dom.js';
+import { api } from './operator-page.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** Every text this module shows, in one place (for the translations to come). */
+const TEXT = {
+  automatic: 'Automatic',
+  exposure: (v) => `Exposure ${v} (× 100 µs)`,
+  whiteBalance: (v) => `White balance ${v} K`,
+  saved: (c) => `Saved for the next start: camera ${c.source}, exposure ${c.exposure ?? 'automatic'}, white balance ${c.whiteBalance === null ? 'automatic' : `${c.whiteBalance} K`}.`,
+  notSaved: 'Nothing saved yet: the next start uses its options, or the simulator.',
+  allTaken: 'The camera took these settings.',
+  noCalibration: 'Not calibrated yet: empty the tray and take its shot.',
+  calibrated: (c) => `Tray ${c.tray ? `${c.tray.width}×${c.tray.height} at (${c.tray.x}, ${c.tray.y})` : 'fills the frame'}; ${c.marks.length} mark${c.marks.length === 1 ? '' : 's'} the reader ignores; die edge ${c.dieSize === null ? 'not measured yet' : `${Math.round(c.dieSize * 10) / 10} px`}; colours measured: ${c.colours.length ? c.colours.join(', ') : 'none yet'}.`,
+  diceStep: (colour) => `Put in your ${colour} dice, flat and apart, then take their shot.`,
+  diceShot: (colour) => `Shoot the ${colour} dice`,
+  needed: (colours) => (colours.length ? `The games need the camera to know: ${colours.join(', ')}.` : 'No game needs colours told apart; measure the colour of the dice you use.'),
+  kept: (kept) => `Kept from before: ${kept.join('; ')}.`,
+  dragHint: 'Drag a corner of the tray region to where the tray floor ends.',
+};
+
+// --- exposure and white balance --------------------------------------------------------------
+
+/** One setting: a slider and an "automatic" box; a change is sent to the camera at once. */
+function settingRow(key, label, value, range, onChange) {
+  const auto = value === null;
+  const slider = h('input', { type: 'range', min: range.min, max: range.max, step: range.step, value: value ?? range.start, disabled: auto, 'data-testid': `${key}-slider`, 'aria-label': label(value ?? range.start) });
+  const shown = h('span', { 'data-testid': `${key}-value` }, label(value ?? range.start));
+  const box = h('input', { type: 'checkbox', checked: auto, 'data-testid': `${key}-auto` });
+  slider.addEventListener('input', () => (shown.textContent = label(slider.value)));
+  slider.addEventListener('change', () => onChange(Number(slider.value)));
+  box.addEventListener('change', () => onChange(box.checked ? null : Number(slider.value)));
+  return h('div', { class: 'setting' }, shown, slider, h('label', {}, box, ` ${TEXT.automatic}`));
+}
+
+const RANGES = { exposure: { min: 1, max: 2000, step: 1, start: 150 }, whiteBalance: { min: 2000, max: 9000, step: 100, start: 4500 } };
+
+const sentence = (text) => `${text[0].toUpperCase()}${text.slice(1)}.`;
+
+function showCamera(c) {
+  $('camera-settings').replaceChildren(
+    ...(c.adjustable
+      ? [
+          settingRow('exposure', TEXT.exposure, c.exposure, RANGES.exposure, (exposure) => setCamera({ exposure, whiteBalance: c.whiteBalance })),
+          settingRow('white-balance', TEXT.whiteBalance, c.whiteBalance, RANGES.whiteBalance, (whiteBalance) => setCamera({ exposure: c.exposure, whiteBalance })),
+        ]
+      : [h('p', { class: 'hint' }, c.note ?? '')]),
+  );
+  $('camera-refused').textContent = c.refused.length ? c.refused.map(sentence).join(' ') : c.adjustable && (c.exposure !== null || c.whiteBalance !== null) ? TEXT.allTaken : '';
+  $('camera-refused').classList.toggle('warning', c.refused.length > 0);
+  // With sliders shown, a note is about the saved choice (a camera.json that cannot be read).
+  $('camera-saved').textContent = c.saved ? TEXT.saved(c.saved) : c.adjustable && c.note ? c.note : TEXT.notSaved;
+}
+
+async function setCamera(settings) {
+  showCamera(await api('PUT', '/api/setup/camera', settings));
+}
+
+// --- calibration ----------------------------------------------------------------------------
+
+let calibration = null;
+
+/** The tray region's corners, clockwise from its top left (an upright box; a turned tray is drawn upright). */
+const cornersOf = (t) => [
+  { x: t.x, y: t.y },
+  { x: t.x + t.width, y: t.y },
+  { x: t.x + t.width, y: t.y + t.height },
+  { x: t.x, y: t.y + t.height },
+];
+
+/** The region a dragged corner makes, its opposite corner staying put (frame pixels, whole, inside the frame). */
+function regionWithCorner(t, index, p, frame) {
+  const opposite = cornersOf(t)[(index + 2) % 4];
+  const x = Math.max(0, Math.round(Math.min(p.x, opposite.x)));
+  const y = Math.max(0, Math.round(Math.min(p.y, opposite.y)));
+  const right = Math.min(frame.width, Math.round(Math.max(p.x, opposite.x)));
+  const bottom = Math.min(frame.height, Math.round(Math.max(p.y, opposite.y)));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/** Draws the calibration over the preview: the tray region (corners to drag), the marks and the rim corners. */
+function drawCalibration() {
+  const svg = $('calibration-overlay');
+  const c = calibration;
+  if (!c) {
+    svg.replaceChildren();
+    return;
+  }
+  svg.setAttribute('viewBox', `0 0 ${c.frame.width} ${c.frame.height}`);
+  const handle = Math.round(c.frame.height * 0.025);
+  const t = c.tray;
+  svg.replaceChildren(
+    ...c.marks.map((m) => s('rect', { ...m, class: 'mark', 'data-testid': 'tray-mark' })),
+    ...c.corners.map((m) => s('rect', { ...m, class: 'rim-corner' })),
+    ...(t
+      ? [
+          s('rect', { x: t.x, y: t.y, width: t.width, height: t.height, class: 'tray', 'data-testid': 'tray-region', 'data-region': `${t.x},${t.y},${t.width},${t.height}` }),
+          ...cornersOf(t).map((p, i) => s('circle', { cx: p.x, cy: p.y, r: handle, class: 'corner', 'data-testid': `tray-corner-${i}`, onpointerdown: (e) => dragCorner(e, i) })),
+        ]
+      : []),
+  );
+}
+
+/** Frame pixels under a pointer event, from the overlay's size on screen. */
+function framePoint(e) {
+  const box = $('calibration-overlay').getBoundingClientRect();
+  return { x: ((e.clientX - box.left) / box.width) * calibration.frame.width, y: ((e.clientY - box.top) / box.height) * calibration.frame.height };
+}
+
+/** Drags one corner: the region follows the pointer, and is sent when the corner is let go. */
+function dragCorner(e, index) {
+  e.preventDefault();
+  const start = calibration.tray;
+  let region = start;
+  const move = (ev) => {
+    region = regionWithCorner(start, index, framePoint(ev), calibration.frame);
+    calibration = { ...calibration, tray: region };
+    drawCalibration();
+  };
+  const up = async () => {
+    window.removeEventListener('pointermove', move);
+    window.removeEventListener('pointerup', up);
+    try {
+      showCalibration(await api('PUT', '/api/setup/calibration/tray', region));
+    } catch {
+      calibration = { ...calibration, tray: start };
+      drawCalibration();
+    }
+  };
+  // On the window: the overlay lets the pointer through to the preview, and the corner is drawn again as it moves.
+  window.addEventListener('pointermove', move);
+  window.addEventListener('pointerup', up);
+}
+
+function showCalibration(reply) {
+  calibration = reply.calibration;
+  drawCalibration();
+  $('calibration-summary').textContent = calibration ? TEXT.calibrated(calibration) : TEXT.noCalibration;
+  $('calibration-warnings').replaceChildren(...reply.warnings.map((w) => h('li', { 'data-testid': 'calibration-warning' }, w)), ...(reply.kept.length ? [h('li', { class: 'kept' }, TEXT.kept(reply.kept))] : []));
+  $('drag-hint').hidden = !calibration?.tray;
+  $('dice-step').hidden = !calibration;
+  $('colours-needed').textContent = TEXT.needed(reply.coloursNeeded);
+  const colour = $('dice-colour');
+  if (colour.options.length === 0) {
+    const first = [...reply.coloursNeeded, ...ALL_COLOURS.filter((c) => !reply.coloursNeeded.includes(c))];
+    colour.replaceChildren(...first.map((c) => h('option', { value: c }, c)));
+  }
+  // The next colour the games need and the camera does not know yet.
+  const next = reply.coloursNeeded.find((c) => !calibration?.colours.includes(c));
+  if (next) colour.value = next;
+  showDiceStep();
+}
+
+const ALL_COLOURS = ['white', 'ivory', 'red', 'green', 'blue', 'yellow', 'black', 'purple', 'grey'];
+
+function showDiceStep() {
+  const colour = $('dice-colour').value;
+  $('dice-instruction').textContent = TEXT.diceStep(colour);
+  $('dice-shot').textContent = TEXT.diceShot(colour);
+}
+
+/** Wires the camera panel's settings and calibration; loads what the server has. */
+export async function startCameraSetup() {
+  $('drag-hint').textContent = TEXT.dragHint;
+  $('dice-colour').addEventListener('change', showDiceStep);
+  $('empty-shot').addEventListener('click', async () => {
+    $('empty-shot').disabled = true;
+    try {
+      showCalibration(await api('POST', '/api/setup/calibration/empty-tray'));
+    } finally {
+      $('empty-shot').disabled = false;
+    }
+  });
+  $('dice-shot').addEventListener('click', async () => {
+    $('dice-shot').disabled = true;
+    try {
+      showCalibration(await api('POST', '/api/setup/calibration/dice', { colour: $('dice-colour').value }));
+    } finally {
+      $('dice-shot').disabled = false;
+    }
+  });
+  showCamera(await api('GET', '/api/setup/camera'));
+  showCalibration(await api('GET', '/api/setup/calibration'));
+}

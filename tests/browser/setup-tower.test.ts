@@ -1,0 +1,103 @@
+/**
+ * The setup page's tower panel in a real browser (Debian's Chromium through
+ * playwright-core) with a scripted board answering as stock StandardFirmata
+ * 2.5, driven by the real FirmataTower: the firmware, its version and the note
+ * on it, the tray's angles, the tray sensor and the button shown live, and a
+ * test tip that tips the tray and brings it back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../src/api/app.js';
+import { NO_SETUP_HARDWARE } from '../../src/api/setup-routes.js';
+import { FirmataTower } from '../../src/hardware/firmata-tower.js';
+import { TOWER_PINS } from '../../src/hardware/tower-protocol.js';
+import { createSimulator } from '../../src/hardware/index.js';
+import { createDiceReader } from '../../src/vision/index.js';
+import { boardSetup } from '../../src/setup/board.js';
+import { Table } from '../../src/table.js';
+import { FakeFirmataBoard } from '../hardware/fake-firmata-board.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const TOKEN = 'setup-tower-operator-token';
+const SETTINGS = { tipAngle: 140, restAngle: 30, light: 200 };
+let board: FakeFirmataBoard;
+let tower: FirmataTower;
+let app: FastifyInstance;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  board = new FakeFirmataBoard({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] });
+  tower = new FirmataTower({ openTransport: board.openTransport, ...SETTINGS, holdMs: 150, returnTimeoutMs: 400, reconnect: false, buttonDebounceMs: 20 });
+  const sim = createSimulator({ seed: 4, colours: ['white'], rollMs: 0 });
+  app = buildApp(
+    {
+      // The table drives the board too (no game here); the camera is the simulator's.
+      table: new Table({ tower, camera: sim.camera, reader: createDiceReader() }), version: 'test', operatorToken: TOKEN,
+      setupHardware: {
+        ...NO_SETUP_HARDWARE, serial: '/dev/ttyFAKE0', board: boardSetup(tower, SETTINGS.light, () => {}),
+        listPorts: async () => [{ path: '/dev/ttyFAKE0', vendorId: '2341', productId: '0043', manufacturer: 'Arduino LLC' }],
+      },
+    },
+    { logger: false },
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  // Connected once the reader's models are loaded (that holds the event loop longer than the board's answer timeout).
+  await tower.connect();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  page = await browser.newPage();
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await tower?.close();
+  board?.dispose();
+  await app?.close();
+});
+
+const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 10_000, interval: 50 });
+
+describe('the tower panel of the setup page', () => {
+  it('shows the board, its tray sensor and button live, and tips the tray on demand', async () => {
+    await page.goto(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/setup.html?token=${TOKEN}`);
+    await poll(() => page.getByTestId('firmware').textContent()).toMatch(
+      /^Firmware StandardFirmata\.ino 2\.5 \(host-driven\) on \/dev\/ttyFAKE0\. Stock StandardFirmata: it works, with fewer safety features/,
+    );
+    expect(await page.getByTestId('serial-port').allTextContents()).toEqual(['/dev/ttyFAKE0 (2341:0043 Arduino LLC) — looks like an Arduino']);
+    expect(await page.getByTestId('tower-status').textContent()).toMatch(/^firmata: /);
+    expect(await page.getByTestId('tray-angles').textContent()).toBe('Tray: tips to 140°, rests at 30°; light 200 of 255.');
+    await poll(() => page.getByTestId('tray-sensor').textContent()).toBe('Tray sensor: the tray is in its seat.');
+    expect(await page.getByTestId('button-state').textContent()).toBe('Button: not pressed since the start.');
+
+    board.setInput(TOWER_PINS.TRAY_SENSOR, 1);
+    await poll(() => page.getByTestId('tray-sensor').textContent()).toBe('Tray sensor: the tray is out of its seat.');
+    board.setInput(TOWER_PINS.TRAY_SENSOR, 0);
+    board.setInput(TOWER_PINS.BUTTON, 1);
+    board.setInput(TOWER_PINS.BUTTON, 0);
+    await poll(() => page.getByTestId('button-state').textContent()).toMatch(/^Button: last pressed at /);
+    board.setInput(TOWER_PINS.BUTTON, 1);
+
+    const tips = board.tips;
+    await page.getByTestId('test-tip').click();
+    await poll(() => page.getByTestId('tip-result').textContent()).toBe('The tray tipped and came back.');
+    expect(board.tips).toBe(tips + 1);
+    expect(board.servoWrites().map((w) => w.value)).toEqual([30, 140, 30]);
+
+    // New angles from the page: the next tip uses them.
+    await page.getByTestId('tip-angle').fill('125');
+    await page.getByTestId('save-angles').click();
+    await poll(() => page.getByTestId('tray-angles').textContent()).toBe('Tray: tips to 125°, rests at 30°; light 200 of 255.');
+    await page.getByTestId('test-tip').click();
+    await poll(() => board.tips).toBe(tips + 2);
+    await poll(() => board.servoWrites().map((w) => w.value)).toEqual([30, 140, 30, 30, 125, 30]);
+    if (process.env.SCREENSHOTS) await page.getByTestId('tower-panel').screenshot({ path: 'docs/screenshots/setup-tower.png' });
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});
