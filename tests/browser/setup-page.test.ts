@@ -73,11 +73,14 @@ describe('the setup page', () => {
   it('is linked from the scoreboard for the operator alone', async () => {
     const guest = await browser.newPage();
     await guest.goto(`${base}/`);
+    // The other pages are in the top bar's menu.
+    await guest.getByTestId('pages-menu').click();
     await poll(() => guest.getByTestId('history-link').isVisible()).toBe(true);
     expect(await guest.getByTestId('setup-link').isVisible()).toBe(false);
     await guest.close();
     const operator = await browser.newPage();
     await operator.goto(`${base}/?token=${TOKEN}`);
+    await operator.getByTestId('pages-menu').click();
     await poll(() => operator.getByTestId('setup-link').isVisible()).toBe(true);
     await operator.getByTestId('setup-link').click();
     await poll(() => operator.getByTestId('camera-panel').isVisible()).toBe(true);
