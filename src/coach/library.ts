@@ -202,7 +202,11 @@ export class CoachLibrary {
 
   /** Loads the tables from their cache file into `entry`, or solves again when the file cannot be used. */
   private async load(game: string, key: string, options: unknown, entry: Entry, file: string): Promise<void> {
-    const loaded = await this.fromCache(game, key, options, entry, file);
+    // Nobody awaits this: anything unforeseen is a file that cannot be used, never an unhandled rejection.
+    const loaded = await this.fromCache(game, key, options, entry, file).catch((err: unknown) => {
+      this.options.onWarning?.(`coach: ${file} cannot be used: ${err instanceof Error ? err.message : String(err)}; solving ${game} again`);
+      return null;
+    });
     if (loaded) {
       entry.cached = true;
       this.settle(entry, loaded);

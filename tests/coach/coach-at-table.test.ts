@@ -4,7 +4,7 @@
  * takes milliseconds); the solvers themselves have their own tests.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Table, type TableGame } from '../../src/table.js';
@@ -166,6 +166,25 @@ describe('the coach library', () => {
     const library = new CoachLibrary({ coaches, cacheDir: null, inWorker: false, memoryBudget: 1.5 * oneTable });
     for (const options of rules) await library.policy('shut-the-box', options);
     expect(library.memory()).toMatchObject({ tables: 2, bytes: 2 * oneTable, budget: 1.5 * oneTable });
+  });
+
+  it('solves again when its cache file cannot be read, and keeps those tables however full the budget', async () => {
+    const cacheDir = join(dir, 'coach');
+    await new CoachLibrary({ coaches, cacheDir, inWorker: false }).policy('shut-the-box', shutTheBox.defaultOptions);
+    const [file] = readdirSync(cacheDir);
+    const path = join(cacheDir, file as string);
+    // A directory where the file was: it can be neither read nor written.
+    rmSync(path);
+    mkdirSync(path);
+    const warnings: string[] = [];
+    const library = new CoachLibrary({ coaches, cacheDir, inWorker: false, memoryBudget: 1, onWarning: (m) => warnings.push(m) });
+    expect(library.status('shut-the-box', shutTheBox.defaultOptions).state).toBe('loading');
+    expect((await library.policy('shut-the-box', shutTheBox.defaultOptions)).optimum).toBeGreaterThan(0);
+    expect(warnings[0]).toMatch(new RegExp(`cannot read .*${file}.*solving shut-the-box again`));
+    expect(warnings[1]).toMatch(/cannot cache shut-the-box's tables/);
+    // Not in a file, so not dropped even past a 1-byte budget, though another table came in.
+    await library.policy('shut-the-box', { ...shutTheBox.defaultOptions, closeRule: 'anyCombination' });
+    expect(library.memory().tables).toBe(2);
   });
 
   it("keeps 96 MiB of tables by default: every coached game's default tables together (BENCHMARKS.md, bench:solves)", () => {
