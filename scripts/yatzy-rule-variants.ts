@@ -6,10 +6,10 @@
  *
  *   npx tsx scripts/yatzy-rule-variants.ts [VARIANT ...]   (default: all)
  */
-import { yatzyModel } from '../src/coach/yatzy.js';
-import { DICE, ROLLS, solveScorecard } from '../src/coach/scorecard-solver.js';
+import { yatzyModel, yatzyPoints } from '../src/coach/yatzy.js';
+import { solveScorecard } from '../src/coach/scorecard-solver.js';
 import { faceCounts, sumOf } from '../src/games/yatzy-family-common.js';
-import { YATZY_CATEGORIES, YATZY_DEFAULT_OPTIONS, yatzyScore, type YatzyCategory, type YatzyOptions } from '../src/games/yatzy.js';
+import { YATZY_DEFAULT_OPTIONS, yatzyScore, type YatzyCategory, type YatzyOptions } from '../src/games/yatzy.js';
 
 type Score = (dice: readonly number[], row: YatzyCategory) => number;
 
@@ -54,9 +54,7 @@ for (const name of names.length > 0 ? names : Object.keys(VARIANTS)) {
   const variant = VARIANTS[name];
   if (!variant) throw new Error(`No variant '${name}'; the variants are ${Object.keys(VARIANTS).join(', ')}.`);
   const model = yatzyModel({ ...YATZY_DEFAULT_OPTIONS, ...variant.options });
-  const points = new Int16Array(ROLLS * model.rows);
-  DICE.rolls.forEach((dice, r) => YATZY_CATEGORIES.forEach((row, i) => (points[r * model.rows + i] = variant.score(dice, row))));
-  const solved = solveScorecard({ ...model, points });
+  const solved = solveScorecard({ ...model, points: yatzyPoints(variant.score) });
   const optimum = (solved.values[0] as number) + model.emptyTotal;
   console.log(JSON.stringify({ variant: name, rule: variant.rule, optimum: Math.round(optimum * 1e6) / 1e6, seconds: Math.round(solved.seconds * 10) / 10 }));
 }

@@ -95,6 +95,7 @@ export async function main(argv: readonly string[]): Promise<number> {
             'trust-proxy': { type: 'string' },
             mqtt: { type: 'string' },
             'mqtt-name': { type: 'string' },
+            'coach-memory': { type: 'string' },
           },
           strict: true,
         });
@@ -121,6 +122,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           trustProxy: trustProxy(values['trust-proxy'] ?? env.DICE_TOWER_TRUST_PROXY),
           mqtt: mqttUrl(values.mqtt ?? env.DICE_TOWER_MQTT),
           ...(values['mqtt-name'] ?? env.DICE_TOWER_MQTT_NAME ? { mqttName: (values['mqtt-name'] ?? env.DICE_TOWER_MQTT_NAME) as string } : {}),
+          coachMemoryMiB: integer('coach-memory', values['coach-memory'] ?? env.DICE_TOWER_COACH_MEMORY ?? '96', 16, 65_536),
           ...(env.DICE_TOWER_WEBHOOK_RETRY_MS ? { webhookRetryMs: integer('DICE_TOWER_WEBHOOK_RETRY_MS', env.DICE_TOWER_WEBHOOK_RETRY_MS, 1, 600_000) } : {}),
         });
         return 0;

@@ -73,6 +73,8 @@ export interface ServeConfig {
   /** An MQTT broker to publish the events to (mqtt://host:port), and the tower's name in its topics (default: the host name). */
   readonly mqtt?: string | null;
   readonly mqttName?: string;
+  /** The coach's tables kept in memory at most, MiB (past it the least recently used are dropped and reloaded from their file). */
+  readonly coachMemoryMiB?: number;
   /** Webhook retries: the first pause, ms, doubled each time (default 5 s); tests make it short. */
   readonly webhookRetryMs?: number;
 }
@@ -199,6 +201,7 @@ export async function serve(options: ServeConfig) {
   const coach = new CoachLibrary({
     coaches: COACHES,
     cacheDir: join(config.dataDir, 'coach'),
+    ...(config.coachMemoryMiB ? { memoryBudget: config.coachMemoryMiB * 1024 * 1024 } : {}),
     onProgress: coachProgressLine(),
     onWarning: (message) => process.stderr.write(`dice-tower: warning: ${message}\n`),
   });

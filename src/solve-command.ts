@@ -45,9 +45,10 @@ export async function solveCommand(args: readonly string[]): Promise<number> {
   const started = performance.now();
   const reason = library.unavailable(gameId, options);
   if (reason) throw new Error(reason);
+  await library.policy(gameId, options);
   const status = library.status(gameId, options);
   process.stderr.write('\n');
-  if (status.state !== 'ready') throw new Error(status.state === 'solving' ? 'the solve did not finish' : status.reason);
+  if (status.state !== 'ready') throw new Error(status.state === 'failed' || status.state === 'unavailable' ? status.reason : 'the solve did not finish');
   const seconds = Math.round((performance.now() - started) / 10) / 100;
   process.stdout.write(`${JSON.stringify({ game: gameId, options, measure: status.policy.measure, optimum: status.policy.optimum, facts: status.facts, seconds }, null, 2)}\n`);
   return 0;

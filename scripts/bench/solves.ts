@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { COACHES, findCoach } from '../../src/coach/index.js';
-import { encodeTables } from '../../src/coach/table-file.js';
+import { encodeTables, tablesBytes } from '../../src/coach/table-file.js';
 import { findGame } from '../../src/games/index.js';
 import { printFigures, printTable, round } from './lib.js';
 
@@ -31,7 +31,7 @@ function solveOne(game: string): void {
   const began = performance.now();
   const tables = coach.solve(options);
   const seconds = (performance.now() - began) / 1000;
-  const bytes = Object.values(tables.arrays).reduce((sum, a) => sum + a.byteLength, 0);
+  const bytes = tablesBytes(tables);
   const file = encodeTables(game, 'bench', tables).length;
   const figures: SolveFigures = {
     game,

@@ -274,15 +274,19 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     const testRolls = deps.testRolls ?? new TestRolls(table);
     registerSetupRoutes(api, table, testRolls, deps.setupHardware ?? NO_SETUP_HARDWARE, operator);
 
-    api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => ({
-      status: 'ok',
-      version: deps.version,
-      tower: table.tower(),
-      games: table.list().length,
-      accuracy: testRolls.tally(),
-      ...(deps.record ? { record: deps.record } : {}),
-      ...(deps.exportSigner ? { exportKey: deps.exportSigner.publicKey } : {}),
-    }));
+    api.get('/api/health', { schema: { response: { 200: HealthReply } } }, async () => {
+      const coach = table.coach()?.memory();
+      return {
+        status: 'ok',
+        version: deps.version,
+        tower: table.tower(),
+        games: table.list().length,
+        accuracy: testRolls.tally(),
+        ...(coach ? { coach: { tables: coach.tables, bytes: coach.bytes, budget: coach.budget } } : {}),
+        ...(deps.record ? { record: deps.record } : {}),
+        ...(deps.exportSigner ? { exportKey: deps.exportSigner.publicKey } : {}),
+      };
+    });
 
     api.get('/api/games/catalog', { schema: { response: { 200: CatalogReply } } }, async () => catalog(table));
 

@@ -18,6 +18,10 @@ function policyOf(table: Table, game: TableGame, reply: FastifyReply): AnyPolicy
   if (!coach) throw new TableError('coach/unavailable', 'This server runs without the coach.', 409);
   const status = coach.status(game.game, { ...def.defaultOptions, ...game.options });
   if (status.state === 'ready') return status.policy;
+  if (status.state === 'loading') {
+    reply.header('retry-after', '2');
+    throw new TableError('coach/loading', `The coach is loading its ${def.name} tables for these rules; ask again in a moment.`, 503);
+  }
   if (status.state === 'solving') {
     reply.header('retry-after', '5');
     const share = status.total > 0 ? Math.floor((100 * status.done) / status.total) : 0;

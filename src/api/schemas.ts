@@ -257,6 +257,12 @@ export const HealthReply = {
     exportKey: { type: 'string' },
     /** This tower's accuracy over the operator's judged test rolls (setup/test-rolls.ts). */
     accuracy: AccuracyTallySchema,
+    /** The coach's tables in memory now (library.ts): how many, their bytes, and the budget they are kept under. */
+    coach: {
+      type: 'object',
+      required: ['tables', 'bytes', 'budget'],
+      properties: { tables: { type: 'integer' }, bytes: { type: 'integer' }, budget: { type: 'integer' } },
+    },
   },
 } as const;
 

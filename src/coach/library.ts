@@ -7,10 +7,13 @@
  * Bounded: one solve runs at a time (a big solve takes a core and up to 70 MiB; the
  * others queue behind it, first asked first solved), and the tables kept in
  * memory stay under a budget: past it the least recently used are dropped,
- * and loaded again from their cache file (or solved again without one) when
- * asked for.
+ * and loaded again from their cache file when asked for. A load never blocks
+ * the server (the file is read and unzipped off the main thread; meanwhile the
+ * status is `loading`), and a table without a cache file is never dropped: it
+ * would have to be solved again, and two rulesets could re-solve each other forever.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -18,7 +21,7 @@ import { canonicalJson } from '../storage/canonical-json.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
 import type { AnyCoach } from './index.js';
 import type { Policy, SolvedTables } from './types.js';
-import { decodeTables, encodeTables } from './table-file.js';
+import { decodeTables, encodeTables, tablesBytes } from './table-file.js';
 import type { SolveJob, SolveMessage } from './solve-job.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -26,6 +29,8 @@ export type AnyPolicy = Policy<any, { type: string }>;
 
 export type CoachStatus =
   | { readonly state: 'ready'; readonly policy: AnyPolicy; readonly facts: SolvedTables['facts'] }
+  /** Being read back from its cache file (a second or two for the biggest). */
+  | { readonly state: 'loading' }
   /** `queued`: waiting for another solve to end (one runs at a time). */
   | { readonly state: 'solving'; readonly done: number; readonly total: number; readonly queued: boolean }
   /** No solver for the game, or none for these options: `reason` says which. */
@@ -47,8 +52,20 @@ export interface CoachLibraryOptions {
   readonly memoryBudget?: number;
 }
 
-/** Room for any two of the three biggest tables (Dice Poker 33.6 MB, Busted 18.1 MB, Yatzy 16.8 MB) with all the others. */
-export const DEFAULT_MEMORY_BUDGET = 64 * 1024 * 1024;
+/**
+ * Room for every coached game's default tables together (83.0 MB, 79.2 MiB: Dice Poker 33.5 MB,
+ * Busted 18.1, Yatzy 16.8, Mexico 14.5, the others a few KB) and one Yatzy-sized variant: a room
+ * playing the default rules never drops and reloads (at 64 MiB they thrashed).
+ */
+export const DEFAULT_MEMORY_BUDGET = 96 * 1024 * 1024;
+
+/** The tables kept in memory: how many, their bytes, the budget, and their keys, least recently used first. */
+export interface CoachMemory {
+  readonly tables: number;
+  readonly bytes: number;
+  readonly budget: number;
+  readonly kept: readonly string[];
+}
 
 interface Entry {
   status: CoachStatus;
@@ -56,6 +73,8 @@ interface Entry {
   worker?: Worker;
   /** Bytes of its tables, once ready. */
   bytes: number;
+  /** Its tables are in a cache file they can be loaded again from (else it is never dropped). */
+  cached: boolean;
 }
 
 /** A solve waiting for the worker. */
@@ -75,10 +94,14 @@ export class CoachLibrary {
 
   constructor(private readonly options: CoachLibraryOptions) {}
 
-  /** The tables kept in memory now: how many, and their bytes. */
-  memory(): { readonly tables: number; readonly bytes: number } {
-    const ready = [...this.entries.values()].filter((e) => e.status.state === 'ready');
-    return { tables: ready.length, bytes: ready.reduce((sum, e) => sum + e.bytes, 0) };
+  /** The tables kept in memory now. */
+  memory(): CoachMemory {
+    const ready = [...this.entries].filter(([, e]) => e.status.state === 'ready');
+    return { tables: ready.length, bytes: ready.reduce((sum, [, e]) => sum + e.bytes, 0), budget: this.budget(), kept: ready.map(([key]) => key) };
+  }
+
+  private budget(): number {
+    return this.options.memoryBudget ?? DEFAULT_MEMORY_BUDGET;
   }
 
   /** The games that have a coach. */
@@ -95,7 +118,7 @@ export class CoachLibrary {
 
   /**
    * Where the policy for `game` with `options` stands now. Starts the solve
-   * (or the load from the cache) when it is not there yet; never waits.
+   * (or the load from the cache) when it is not there yet; never waits, nor blocks.
    */
   status(game: string, options: unknown): CoachStatus {
     const reason = this.unavailable(game, options);
@@ -106,9 +129,10 @@ export class CoachLibrary {
   /** The policy, once solved or loaded; rejects with the reason when there can be none. */
   async policy(game: string, options: unknown): Promise<AnyPolicy> {
     const now = this.status(game, options);
-    const done = now.state === 'solving' ? await new Promise<CoachStatus>((resolve) => this.entry(game, options).waiting.push(resolve)) : now;
+    const pending = now.state === 'solving' || now.state === 'loading';
+    const done = pending ? await new Promise<CoachStatus>((resolve) => this.entry(game, options).waiting.push(resolve)) : now;
     if (done.state === 'ready') return done.policy;
-    throw new Error(done.state === 'solving' ? 'The coach was closed while solving.' : done.reason);
+    throw new Error(done.state === 'solving' || done.state === 'loading' ? 'The coach was closed while solving.' : done.reason);
   }
 
   /** Stops the running solve and drops the queued ones (at shutdown). */
@@ -134,17 +158,23 @@ export class CoachLibrary {
       return known;
     }
     // After close (shutdown) nothing new is started.
-    if (this.closed) return { status: { state: 'failed', reason: 'The coach is closed.' }, waiting: [], bytes: 0 };
-    const entry: Entry = { status: { state: 'solving', done: 0, total: 1, queued: false }, waiting: [], bytes: 0 };
+    if (this.closed) return { status: { state: 'failed', reason: 'The coach is closed.' }, waiting: [], bytes: 0, cached: false };
+    const entry: Entry = { status: { state: 'loading' }, waiting: [], bytes: 0, cached: false };
     this.entries.set(key, entry);
-    const cached = this.fromCache(game, key, options, entry);
-    if (cached) this.settle(entry, cached);
-    else if (this.options.inWorker === false) this.solveHere(game, key, options, entry);
-    else if (this.running) {
-      entry.status = { state: 'solving', done: 0, total: 1, queued: true };
-      this.queue.push({ game, key, options, entry });
-    } else this.solveInWorker(game, key, options, entry);
+    const file = this.file(key);
+    if (file && existsSync(file)) void this.load(game, key, options, entry, file);
+    else this.solve(game, key, options, entry);
     return entry;
+  }
+
+  /** Solves now, in this thread or the worker, or queues the solve behind the running one. */
+  private solve(game: string, key: string, options: unknown, entry: Entry): void {
+    if (this.closed) return this.settle(entry, { state: 'failed', reason: 'The coach was closed before this solve began.' });
+    const queued = this.options.inWorker !== false && this.running !== null;
+    entry.status = { state: 'solving', done: 0, total: 1, queued };
+    if (this.options.inWorker === false) this.solveHere(game, key, options, entry);
+    else if (queued) this.queue.push({ game, key, options, entry });
+    else this.solveInWorker(game, key, options, entry);
   }
 
   /** The next queued solve, once the running one has ended. */
@@ -156,11 +186,11 @@ export class CoachLibrary {
 
   /** Drops the least recently used tables until those kept fit the budget; `keep` (the newest) stays. */
   private trim(keep: Entry): void {
-    const budget = this.options.memoryBudget ?? DEFAULT_MEMORY_BUDGET;
+    const budget = this.budget();
     let bytes = this.memory().bytes;
     for (const [key, entry] of this.entries) {
       if (bytes <= budget) return;
-      if (entry === keep || entry.status.state !== 'ready') continue;
+      if (entry === keep || entry.status.state !== 'ready' || !entry.cached) continue;
       this.entries.delete(key);
       bytes -= entry.bytes;
     }
@@ -170,17 +200,28 @@ export class CoachLibrary {
     return this.options.cacheDir ? join(this.options.cacheDir, `${key}.tables.gz`) : null;
   }
 
-  private fromCache(game: string, key: string, options: unknown, entry: Entry): CoachStatus | null {
-    const file = this.file(key);
-    if (!file) return null;
+  /** Loads the tables from their cache file into `entry`, or solves again when the file cannot be used. */
+  private async load(game: string, key: string, options: unknown, entry: Entry, file: string): Promise<void> {
+    // Nobody awaits this: anything unforeseen is a file that cannot be used, never an unhandled rejection.
+    const loaded = await this.fromCache(game, key, options, entry, file).catch((err: unknown) => {
+      this.options.onWarning?.(`coach: ${file} cannot be used: ${err instanceof Error ? err.message : String(err)}; solving ${game} again`);
+      return null;
+    });
+    if (loaded) {
+      entry.cached = true;
+      this.settle(entry, loaded);
+    } else this.solve(game, key, options, entry);
+  }
+
+  private async fromCache(game: string, key: string, options: unknown, entry: Entry, file: string): Promise<CoachStatus | null> {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      bytes = await readFile(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.options.onWarning?.(`coach: cannot read ${file} (${(err as Error).message}); solving ${game} again`);
       return null;
     }
-    const tables = decodeTables(bytes, game, key);
+    const tables = await decodeTables(bytes, game, key);
     if ('problem' in tables) {
       this.options.onWarning?.(`coach: ${file} cannot be used: ${tables.problem}; solving ${game} again`);
       return null;
@@ -198,22 +239,27 @@ export class CoachLibrary {
   private ready(game: string, options: unknown, tables: SolvedTables, entry: Entry): CoachStatus {
     const coach = this.options.coaches[game] as AnyCoach;
     const status: CoachStatus = { state: 'ready', policy: coach.restore(options, tables), facts: tables.facts };
-    entry.bytes = Object.values(tables.arrays).reduce((sum, a) => sum + a.byteLength, 0);
+    entry.bytes = tablesBytes(tables);
     return status;
   }
 
-  /** Keeps the tables (`bytes`: the cache file, encoded in the worker so the main thread does not gzip 30 MB) and serves them. */
+  /**
+   * Keeps the tables (`bytes`: the cache file, encoded in the worker so the main thread does not gzip 30 MB)
+   * and serves them. Throws when the solver cannot rebuild its policy from them; nothing is cached then.
+   */
   private solved(game: string, key: string, options: unknown, tables: SolvedTables, entry: Entry, bytes?: Uint8Array): void {
+    const status = this.ready(game, options, tables, entry);
     const file = this.file(key);
     if (file) {
       try {
         writeFileAtomic(file, bytes ?? encodeTables(game, key, tables));
+        entry.cached = true;
       } catch (err) {
-        // Not fatal: the tables are in memory; the next start solves again.
+        // Not fatal: the tables are in memory (and stay there: never dropped without a file); the next start solves again.
         this.options.onWarning?.(`coach: cannot cache ${game}'s tables in ${file}: ${(err as Error).message}`);
       }
     }
-    this.settle(entry, this.ready(game, options, tables, entry));
+    this.settle(entry, status);
   }
 
   private settle(entry: Entry, status: CoachStatus): void {
@@ -246,13 +292,16 @@ export class CoachLibrary {
         entry.status = { state: 'solving', done: message.done, total: message.total, queued: false };
         this.options.onProgress?.(game, message.done, message.total);
       } else if (message.type === 'solved') {
-        finished = true;
         void worker.terminate();
         try {
           this.solved(game, key, options, message.tables, entry, message.file ?? undefined);
-        } finally {
-          this.next();
+        } catch (err) {
+          // Tables the solver cannot rebuild its policy from: a failed solve like any other, so those waiting hear of it and the queue goes on.
+          failed(`The ${game} solve's tables could not be used: ${(err as Error).message}`);
+          return;
         }
+        finished = true;
+        this.next();
       } else failed(`The ${game} solve failed: ${message.message}`);
     });
     // A solve that failed or died (out of memory, terminated) is told to those waiting; a later request tries again.

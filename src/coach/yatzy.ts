@@ -15,11 +15,11 @@ import type { GameCoach } from './types.js';
 /** The largest upper total a card can reach (five of each face). */
 const MAX_UPPER = 5 * (1 + 2 + 3 + 4 + 5 + 6);
 
-/** Points of every throw in every row, from the game's own scoring. */
-export function yatzyPoints(): Int16Array {
+/** Points of every throw in every row, from the game's own scoring (or, for the rule-variant script, another). */
+export function yatzyPoints(score: (dice: readonly number[], row: YatzyCategory) => number = yatzyScore): Int16Array {
   const rows = YATZY_CATEGORIES.length;
   const points = new Int16Array(ROLLS * rows);
-  DICE.rolls.forEach((dice, r) => YATZY_CATEGORIES.forEach((c, i) => (points[r * rows + i] = yatzyScore(dice, c))));
+  DICE.rolls.forEach((dice, r) => YATZY_CATEGORIES.forEach((c, i) => (points[r * rows + i] = score(dice, c))));
   return points;
 }
 

@@ -4,7 +4,7 @@
  * takes milliseconds); the solvers themselves have their own tests.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Table, type TableGame } from '../../src/table.js';
@@ -39,10 +39,9 @@ describe('the coach library', () => {
 
     const warnings: string[] = [];
     const second = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), onWarning: (m) => warnings.push(m) });
-    const loaded = second.status('shut-the-box', full);
-    // From the cache: ready at once, the same optimum.
-    expect(loaded.state).toBe('ready');
-    expect(loaded.state === 'ready' && loaded.policy.optimum).toBe(policy.optimum);
+    // From the cache: loaded in the background (status never blocks), the same optimum, no solve.
+    expect(second.status('shut-the-box', full)).toEqual({ state: 'loading' });
+    expect((await second.policy('shut-the-box', full)).optimum).toBe(policy.optimum);
     expect(warnings).toEqual([]);
   });
 
@@ -60,7 +59,8 @@ describe('the coach library', () => {
     expect(warnings.join('\n')).toMatch(new RegExp(`${file}.*cannot be used.*solving shut-the-box again`));
     // ...and the cache is good again.
     const third = new CoachLibrary({ coaches, cacheDir: join(dir, 'coach'), inWorker: false, onWarning: (m) => warnings.push(m) });
-    expect(third.status('shut-the-box', full).state).toBe('ready');
+    expect(third.status('shut-the-box', full).state).toBe('loading');
+    expect((await third.policy('shut-the-box', full)).optimum).toBe(optimum);
     expect(warnings).toHaveLength(1);
   });
 
@@ -109,7 +109,12 @@ describe('the coach library', () => {
 
   it('keeps the tables under its memory budget, dropping the least recently used and loading them again from the cache file', async () => {
     let solves = 0;
-    const counted = { ...shutTheBoxCoach, solve: (...args: Parameters<typeof shutTheBoxCoach.solve>) => (solves++, shutTheBoxCoach.solve(...args)) };
+    let restores = 0;
+    const counted = {
+      ...shutTheBoxCoach,
+      solve: (...args: Parameters<typeof shutTheBoxCoach.solve>) => (solves++, shutTheBoxCoach.solve(...args)),
+      restore: (...args: Parameters<typeof shutTheBoxCoach.restore>) => (restores++, shutTheBoxCoach.restore(...args)),
+    };
     const rules = [shutTheBox.defaultOptions, { ...shutTheBox.defaultOptions, closeRule: 'anyCombination' }, { ...shutTheBox.defaultOptions, partialUse: true }];
     const [a, b, c] = rules;
     // One table's bytes, from a library without a budget.
@@ -118,26 +123,134 @@ describe('the coach library', () => {
     const oneTable = probe.memory().bytes;
     expect(oneTable).toBeGreaterThan(0);
 
-    const library = new CoachLibrary({ coaches: { 'shut-the-box': counted as unknown as AnyCoach }, cacheDir: join(dir, 'coach'), inWorker: false, memoryBudget: 2.5 * oneTable });
+    const cacheDir = join(dir, 'coach');
+    const library = new CoachLibrary({ coaches: { 'shut-the-box': counted as unknown as AnyCoach }, cacheDir, inWorker: false, memoryBudget: 2.5 * oneTable });
     const optimumA = (await library.policy('shut-the-box', a)).optimum;
+    const [keyA] = library.memory().kept;
     await library.policy('shut-the-box', b);
-    expect(library.memory()).toEqual({ tables: 2, bytes: 2 * oneTable });
-    // A is used again, so B is now the least recently used: the third table drops B, not A.
+    const [, keyB] = library.memory().kept;
+    expect(library.memory()).toMatchObject({ tables: 2, bytes: 2 * oneTable, kept: [keyA, keyB] });
+    // A is used again, so B is now the least recently used: the third table drops B, not A (first in would be A).
     expect(library.status('shut-the-box', a).state).toBe('ready');
+    expect(library.memory().kept).toEqual([keyB, keyA]);
     await library.policy('shut-the-box', c);
+    const keyC = library.memory().kept[1];
     expect(solves).toBe(3);
-    expect(library.memory()).toEqual({ tables: 2, bytes: 2 * oneTable });
-    // B comes back from its cache file at once, without a solve (and drops A, now the least recent).
-    const backB = library.status('shut-the-box', b);
-    expect(backB.state).toBe('ready');
+    expect(library.memory()).toMatchObject({ tables: 2, bytes: 2 * oneTable, kept: [keyA, keyC] });
+    // B comes back from its cache file, without a solve: its file is read (a second restore of B's tables), and A, now the least recent, is dropped.
+    const fileB = join(cacheDir, `${keyB}.tables.gz`);
+    const restoresBefore = restores;
+    expect(library.status('shut-the-box', b).state).toBe('loading');
+    await library.policy('shut-the-box', b);
     expect(solves).toBe(3);
-    // With the cache files gone, A (dropped) must be solved again; C (kept) is still in memory.
-    for (const f of readdirSync(join(dir, 'coach'))) rmSync(join(dir, 'coach', f));
-    expect(library.status('shut-the-box', c).state).toBe('ready');
-    expect(solves).toBe(3);
+    expect(restores).toBe(restoresBefore + 1);
+    expect(library.memory().kept).toEqual([keyC, keyB]);
+    // Dropped again (C, A used) and its file removed, B must be solved again: proof the reload above came from the file.
+    await library.policy('shut-the-box', c);
+    await library.policy('shut-the-box', a);
+    expect(library.memory().kept).toEqual([keyC, keyA]);
+    rmSync(fileB);
+    await library.policy('shut-the-box', b);
+    expect(solves).toBe(4);
+    expect(library.memory().kept).toEqual([keyA, keyB]);
     expect((await library.policy('shut-the-box', a)).optimum).toBe(optimumA);
     expect(solves).toBe(4);
+  });
+
+  it('never drops a table that has no cache file to load it again from', async () => {
+    const rules = [shutTheBox.defaultOptions, { ...shutTheBox.defaultOptions, closeRule: 'anyCombination' }];
+    const probe = new CoachLibrary({ coaches, cacheDir: null, inWorker: false });
+    probe.status('shut-the-box', rules[0]);
+    const oneTable = probe.memory().bytes;
+    // Without a data directory each drop would be a new solve, and two rulesets would re-solve each other for ever.
+    const library = new CoachLibrary({ coaches, cacheDir: null, inWorker: false, memoryBudget: 1.5 * oneTable });
+    for (const options of rules) await library.policy('shut-the-box', options);
+    expect(library.memory()).toMatchObject({ tables: 2, bytes: 2 * oneTable, budget: 1.5 * oneTable });
+  });
+
+  it('solves again when its cache file cannot be read, and keeps those tables however full the budget', async () => {
+    const cacheDir = join(dir, 'coach');
+    await new CoachLibrary({ coaches, cacheDir, inWorker: false }).policy('shut-the-box', shutTheBox.defaultOptions);
+    const [file] = readdirSync(cacheDir);
+    const path = join(cacheDir, file as string);
+    // A directory where the file was: it can be neither read nor written.
+    rmSync(path);
+    mkdirSync(path);
+    const warnings: string[] = [];
+    const library = new CoachLibrary({ coaches, cacheDir, inWorker: false, memoryBudget: 1, onWarning: (m) => warnings.push(m) });
+    expect(library.status('shut-the-box', shutTheBox.defaultOptions).state).toBe('loading');
+    expect((await library.policy('shut-the-box', shutTheBox.defaultOptions)).optimum).toBeGreaterThan(0);
+    expect(warnings[0]).toMatch(new RegExp(`cannot read .*${file}.*solving shut-the-box again`));
+    expect(warnings[1]).toMatch(/cannot cache shut-the-box's tables/);
+    // Not in a file, so not dropped even past a 1-byte budget, though another table came in.
+    await library.policy('shut-the-box', { ...shutTheBox.defaultOptions, closeRule: 'anyCombination' });
     expect(library.memory().tables).toBe(2);
+  });
+
+  it("keeps 96 MiB of tables by default: every coached game's default tables together (BENCHMARKS.md, bench:solves)", () => {
+    const library = new CoachLibrary({ coaches, cacheDir: null });
+    expect(library.memory().budget).toBe(96 * 1024 * 1024);
+    // Yatzy, Dice Poker, Cameroon, Shut the Box, Mexico, Busted, 10 000.
+    const defaults = [16_780_000, 33_550_000, 10_000, 20_000, 14_490_000, 18_080_000, 40_000];
+    expect(library.memory().budget).toBeGreaterThan(defaults.reduce((a, b) => a + b, 0));
+  });
+
+  it('answers 503 loading, with Retry-After, while tables are read back from their file, and the hint once they are there', async () => {
+    const cacheDir = join(dir, 'coach');
+    await new CoachLibrary({ coaches, cacheDir, inWorker: false }).policy('shut-the-box', shutTheBox.defaultOptions);
+    const coach = new CoachLibrary({ coaches, cacheDir, inWorker: false });
+    const table = new Table({ ...seededDice(3), botDelayMs: 0, coach });
+    const app = buildApp({ table, version: 'test', operatorToken: TOKEN });
+    const id = (await app.inject({ method: 'POST', url: '/api/games', headers: auth, payload: { game: 'shut-the-box', players: ['Ann', 'Ben'] } })).json().id as string;
+    await app.inject({ method: 'POST', url: `/api/games/${id}/roll`, headers: auth, payload: { values: [3, 4] } });
+    const loading = await app.inject({ method: 'GET', url: `/api/games/${id}/analysis` });
+    expect(loading.statusCode).toBe(503);
+    expect(loading.json().code).toBe('coach/loading');
+    expect(loading.headers['retry-after']).toBe('2');
+    await coach.policy('shut-the-box', shutTheBox.defaultOptions);
+    expect((await app.inject({ method: 'GET', url: `/api/games/${id}/hint`, headers: auth })).statusCode).toBe(200);
+    const health = (await app.inject({ method: 'GET', url: '/api/health' })).json();
+    expect(health.coach).toEqual({ tables: 1, bytes: coach.memory().bytes, budget: 96 * 1024 * 1024 });
+    expect(health.coach.bytes).toBeGreaterThan(0);
+    await app.close();
+  });
+
+  it('reports a worker solve whose tables the solver cannot use as failed, and starts the next queued solve', async () => {
+    const refusing = { ...shutTheBoxCoach, restore: () => { throw new Error('these tables do not fit'); } };
+    const library = new CoachLibrary({ coaches: { 'shut-the-box': refusing as unknown as AnyCoach, cameroon: cameroonCoach as unknown as AnyCoach }, cacheDir: join(dir, 'coach') });
+    const refused = library.policy('shut-the-box', shutTheBox.defaultOptions);
+    const queued = library.policy('cameroon', CAMEROON_DEFAULT_OPTIONS);
+    await expect(refused).rejects.toThrow("The shut-the-box solve's tables could not be used: these tables do not fit");
+    expect((await queued).measure).toBe(cameroonCoach.measure);
+    // Nothing cached for the refused tables, and a later request tries again (a new solve, not the failure kept).
+    expect(readdirSync(join(dir, 'coach')).filter((f) => f.startsWith('shut-the-box'))).toEqual([]);
+    expect(library.status('shut-the-box', shutTheBox.defaultOptions)).toMatchObject({ state: 'solving' });
+    await expect(library.policy('shut-the-box', shutTheBox.defaultOptions)).rejects.toThrow('could not be used');
+    library.close();
+  });
+
+  it('fails the running worker solve and the queued ones when closed during a solve', async () => {
+    const library = new CoachLibrary({ coaches: { ...coaches, cameroon: cameroonCoach as unknown as AnyCoach }, cacheDir: null });
+    const running = library.policy('shut-the-box', shutTheBox.defaultOptions);
+    const queued = library.policy('cameroon', CAMEROON_DEFAULT_OPTIONS);
+    expect(library.status('shut-the-box', shutTheBox.defaultOptions)).toMatchObject({ state: 'solving', queued: false });
+    library.close();
+    await Promise.all([
+      expect(running).rejects.toThrow('The shut-the-box solve stopped before the end.'),
+      expect(queued).rejects.toThrow('The coach was closed before this solve began.'),
+    ]);
+    expect(library.memory().tables).toBe(0);
+  });
+
+  it('solves three queued rulesets in the order they were asked for', async () => {
+    const rules = [shutTheBox.defaultOptions, { ...shutTheBox.defaultOptions, partialUse: true }, { ...shutTheBox.defaultOptions, closeRule: 'anyCombination' }];
+    const library = new CoachLibrary({ coaches, cacheDir: null });
+    const order: number[] = [];
+    // Asked 0, 2, 1: solved 0, 2, 1 (not in the order of the rules nor of their keys).
+    const asked = [0, 2, 1];
+    await Promise.all(asked.map((i) => library.policy('shut-the-box', rules[i]).then(() => order.push(i))));
+    expect(order).toEqual(asked);
+    library.close();
   });
 
   it('starts nothing after it is closed', () => {

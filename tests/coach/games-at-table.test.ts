@@ -204,9 +204,25 @@ describe('Busted at the table', () => {
   });
 
   // Three strong seats (whichever two are left, both are the coach's): the simple way until two are left
-  // (skipped in the analysis), then the coach's best. 20 counters each; the seed's game reaches two players
-  // with no part placement on the board (many end while one lies there, outside the solve, with no decision reviewed).
-  it('strong bots play a game out on the best moves only', () => strongBotPlaysBest('busted', ['Robo', 'Robo 2', 'Robo 3'], { countersPerPlayer: 20 }, 8, { strong: 3, insideSolve: false }));
+  // (skipped in the analysis), then the coach's best. At 20 counters each about half the games give the coach a
+  // decision to review (51 % of 1 000; the others end while a part placement lies outside the prison, or never
+  // offer a choice inside the solve: scripts/busted-endgame-share.ts, COACH.md), so ten seeds are summed, not one
+  // picked to pass, and every decision reviewed in any of them must lose nothing.
+  it('strong bots play the last two of three on the best moves only, over ten seeds', { timeout: 120_000 }, async () => {
+    const coach = coachOf('busted');
+    const players = ['Robo', 'Robo 2', 'Robo 3'];
+    let reviewed = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      const setup = coachTable('busted', players, { countersPerPlayer: 20 }, { seed, bots: [0, 1, 2], levels: { 0: 'strong', 1: 'strong', 2: 'strong' }, coach });
+      await botsPlayOut(setup.table, setup.id);
+      const a = await analysis(setup);
+      expect(a.over).toBe(true);
+      for (const p of a.players) expect(p.totalLoss).toBe(0);
+      reviewed += a.players.reduce((n, p) => n + p.decisions, 0);
+      setup.table.close();
+    }
+    expect(reviewed).toBeGreaterThan(0);
+  });
 });
 
 describe('10 000 at the table', () => {
