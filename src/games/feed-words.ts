@@ -72,7 +72,7 @@ const scorecard: Describer = ({ def, name, seat, action, before, after }) => {
   const label = a.rows.find((r) => r.id === row)?.label ?? row;
   const points = a.players[seat]?.cells[row];
   const dice = b.dice.filter((d): d is number => d !== null);
-  return dice.length ? text('scoredWith', { name: name(seat), points: points ?? 0, row: label, dice: dice.join(' ') }) : text('scored', { name: name(seat), points: points ?? 0, row: label });
+  return dice.length ? text('scoredWith', { name: name(seat), count: points ?? 0, row: label, dice: dice.join(' ') }) : text('scored', { name: name(seat), count: points ?? 0, row: label });
 };
 
 const shutTheBox: Describer = ({ name, seat, action }) => {

@@ -17,7 +17,7 @@ describe('table feed', () => {
   it('scorecard games: the row, its points and the dice; holds left out', () => {
     const feed = tableFeed(def('yatzy'), { players: ['Robo', 'Ben'], bots: [0], options: {}, actions: [roll(6, 6, 6, 5, 2), { type: 'hold', dice: [0, 1, 2] }, { type: 'score', category: 'chance' }] as Action[], rolls: [{ request: { secret: false } }] }, 8);
     expect(feed.map(words)).toEqual(['Robo threw 6 6 6 5 2', 'Robo scored 25 in Chance with 6 6 6 5 2']);
-    expect(feed[1]).toMatchObject({ key: 'feed.scoredWith', params: { name: 'Robo', points: 25, row: 'Chance', dice: '6 6 6 5 2' } });
+    expect(feed[1]).toMatchObject({ key: 'feed.scoredWith', params: { name: 'Robo', count: 25, row: 'Chance', dice: '6 6 6 5 2' } });
     expect(feed[1]).toMatchObject({ seat: 0, bot: true, n: 3 });
   });
 
