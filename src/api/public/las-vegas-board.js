@@ -13,7 +13,7 @@ const TEXT = {
   slotMachine: t('lasVegas.slotMachine'),
   placeHere: (value, count) => t('lasVegas.placeHere', { value, count }),
   placeValue: (value) => t('lasVegas.placeValue', { value }),
-  chase: (colour, value) => t('lasVegas.chase', { colour: { key: `lasVegas.colours.${colour}` }, value }),
+  chase: (colour, value) => t('lasVegas.chase', { colour: { key: `common.diceLooks.${colour}` }, value }),
   noBills: t('lasVegas.noBills'),
   billsWon: t('lasVegas.billsWon'),
   diceLeft: (count) => t('lasVegas.diceLeft', { count }),
@@ -21,7 +21,7 @@ const TEXT = {
   throwEmpty: t('lasVegas.throwEmpty'),
   throwTitle: (name) => t('lasVegas.throwTitle', { name }),
   rolling: t('common.towerRolling'),
-  colour: (colour) => t('lasVegas.colour', { colour: { key: `lasVegas.colours.${colour}` } }),
+  colour: (colour) => t('lasVegas.colour', { colour: { key: `common.diceLooks.${colour}` } }),
   lastScoring: t('lasVegas.lastScoring'),
   reminder: t('lasVegas.reminder'),
   // The public screen never shows a hand: only how many cards are held.
