@@ -9,7 +9,7 @@ import { renderCoach } from './coach-view.js';
 import { renderGameControls } from './game-controls.js';
 import { offerRecentNames } from './recent-names.js';
 import { renderTableFeed } from './table-feed.js';
-import { t, tOr } from './i18n.js';
+import { lang, t, tOr } from './i18n.js';
 import { renderBluffTable } from './bluff-table.js';
 import { isBluffing } from './bluff-ui.js';
 import { renderLasVegasBoard, boardDecision } from './las-vegas-board.js';
@@ -493,11 +493,13 @@ function renderTower() {
   const tower = state.connected ? state.tower : null;
   const st = tower ? tower.state : 'unknown';
   el.dataset.state = st;
-  // The tower's own messages come from its firmware, in English.
+  // The status's message is the API's English: ready and a plain roll are worded here; a retry's or a fault's
+  // details (from the reader and the hardware) stay as they come.
+  const rollingDice = /^Rolling (\d+) dice?$/.exec(tower?.message ?? '');
   let text;
   if (!tower) text = t(state.everConnected ? 'scoreboard.towerNoConnection' : 'scoreboard.towerConnecting');
-  else if (st === 'ready') text = tower.message || t('scoreboard.towerReady');
-  else if (st === 'rolling') text = `${tower.message || t('scoreboard.towerRollingShort')}…`;
+  else if (st === 'ready') text = t('scoreboard.towerReady');
+  else if (st === 'rolling') text = rollingDice ? t('scoreboard.towerRollingDice', { count: Number(rollingDice[1]) }) : `${tower.message || t('scoreboard.rolling')}…`;
   else text = /fault/i.test(tower.message) ? tower.message : t('scoreboard.towerFault', { message: tower.message });
   el.querySelector('.tower-text').textContent = text;
   el.title = text;
@@ -564,7 +566,7 @@ function renderSetup(game) {
     // Games whose rules are not available are listed, greyed out, so nobody wonders where they are.
     picker.replaceChildren(
       ...catalog.map((g) =>
-        h('option', { value: g.id, disabled: g.available === false, title: g.reason ?? null }, g.available === false ? t('scoreboard.rulesUnavailable', { game: gameName({ game: g.id, name: g.name }) }) : gameName({ game: g.id, name: g.name })),
+        h('option', { value: g.id, disabled: g.available === false, title: g.reason ?? null }, g.available === false ? t('scoreboard.rulesUnavailable', { game: tOr(`reservedGames.${g.id}`, g.name) }) : gameName({ game: g.id, name: g.name })),
       ),
     );
     picker.dataset.signature = signature;
@@ -638,7 +640,8 @@ function optionField(game, spec) {
     { class: `option option-${spec.type}`, 'data-option': spec.name },
     h('label', { for: id, class: 'option-name' }, tOr(`${words}.label`, humanize(spec.name))),
     h('div', { class: 'option-input' }, input),
-    h('div', { class: 'option-desc' }, spec.description, range ? h('span', { class: 'option-range' }, ` ${range}`) : null),
+    // The description is the catalog's English note (value names, rule references): a page in another language shows its own words, or none.
+    h('div', { class: 'option-desc' }, tOr(`${words}.description`, lang === 'en' ? spec.description : ''), range ? h('span', { class: 'option-range' }, ` ${range}`) : null),
   );
 }
 
@@ -1051,7 +1054,6 @@ function renderDecisions(game, decisions, busy) {
         'data-testid': `action-${index++}`,
         'data-type': a.type,
         'data-action': JSON.stringify(a),
-        title: JSON.stringify(a),
         disabled: busy,
         onclick: () => act(game, a),
       },
