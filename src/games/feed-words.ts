@@ -7,8 +7,8 @@
  * src/api/public/i18n/*.json), put in words on the page in the viewer's
  * language (table-feed.js): the server knows no language.
  *
- * One describer per game family (scorecard games, Shut the Box, Mexico,
- * Bluff), and words every game gets from its state: lives lost, a player
+ * One describer per game family (scorecard games, Shut the Box, Bluff),
+ * common words for the other games' decisions (MOVES), and words every game gets from its state: lives lost, a player
  * out, the winner. The words use what the whole room may see only: a secret
  * throw is "threw in secret", a secret card game's move names its kind only.
  */
@@ -69,19 +69,17 @@ const scorecard: Describer = ({ def, name, seat, action, before, after }) => {
   const a = publicBoard(def, after);
   if (a.kind !== 'scorecard' || b.kind !== 'scorecard') return null;
   const row = String(action.category);
-  const label = a.rows.find((r) => r.id === row)?.label ?? row;
+  // The row by its id: each language has its usual name for it (games.<id>.rows.* in the pages' texts).
+  const label: FeedText = { key: `games.${def.id}.rows.${row}`, params: {} };
   const points = a.players[seat]?.cells[row];
   const dice = b.dice.filter((d): d is number => d !== null);
-  return dice.length ? text('scoredWith', { name: name(seat), points: points ?? 0, row: label, dice: dice.join(' ') }) : text('scored', { name: name(seat), points: points ?? 0, row: label });
+  return dice.length ? text('scoredWith', { name: name(seat), count: points ?? 0, row: label, dice: dice.join(' ') }) : text('scored', { name: name(seat), count: points ?? 0, row: label });
 };
 
 const shutTheBox: Describer = ({ name, seat, action }) => {
   if (action.type === 'close' && Array.isArray(action.boxes)) return text('shut', { name: name(seat), boxes: action.boxes as number[] });
-  if (action.type === 'dice') return text(action.count === 1 ? 'throwsOneDie' : 'throwsTwoDice', { name: name(seat) });
   return null;
 };
-
-const mexico: Describer = ({ name, seat, action }) => (action.type === 'stop' ? text('stopped', { name: name(seat) }) : null);
 
 /** "4 × 5", "2 × ★": a Bluff bid (the star is the 6). */
 const bidWords = (bid: { quantity: number; face: number }) => text('bidDice', { count: bid.quantity, face: bid.face === 6 ? '★' : bid.face });
@@ -102,15 +100,48 @@ const bluff: Describer = ({ name, seat, action, after }) => {
 function describerOf(def: AnyGameDef, board: Board): Describer | null {
   if (board.kind === 'scorecard') return scorecard;
   if (def.id === 'shut-the-box') return shutTheBox;
-  if (def.id === 'mexico') return mexico;
   if (def.id === 'bluff') return bluff;
   return null;
 }
 
-/** "score chance", "close 3,6": an action in the plain words of its arguments. */
-function plain(action: { readonly type: string } & Readonly<Record<string, unknown>>): string {
-  const args = Object.entries(action).filter(([k]) => k !== 'type').map(([, v]) => (Array.isArray(v) ? v.join(' ') : typeof v === 'object' ? '' : String(v)));
-  return [action.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase(), ...args].filter(Boolean).join(' ');
+/** The faces on the slots an action names (`dice`: slot indices), as the table saw them before it: "5 5". */
+const facesOf = ({ def, action, before }: Step): string => {
+  const dice = publicBoard(def, before).dice;
+  return ((action.dice as readonly number[] | undefined) ?? []).map((slot) => dice[slot] ?? '?').join(' ');
+};
+
+/**
+ * The decisions the describers leave to the common words: a line each (`feed.moves.<type>`, with the acting
+ * player's {name}) and the parameters it words. A secret-hand game's move gets its kind only: no parameters.
+ */
+const MOVES: Readonly<Record<string, (step: Step) => Record<string, FeedValue>>> = {
+  stop: () => ({}),
+  stand: () => ({}),
+  bank: () => ({}),
+  end: () => ({}),
+  place: () => ({}),
+  decline: () => ({}),
+  accept: () => ({}),
+  challenge: () => ({}),
+  chase: () => ({}),
+  playCard: () => ({}),
+  announce: ({ action }) => ({ total: Number(action.total) }),
+  dice: ({ action }) => ({ count: Number(action.count) }),
+  keep: (step) => ({ dice: facesOf(step) }),
+  hold: (step) => ({ dice: facesOf(step) }),
+  release: (step) => ({ dice: facesOf(step) }),
+  // Bluff's stacked throw: the dice are in a cup, so how many, not which.
+  rethrow: ({ action }) => ({ count: ((action.dice as readonly number[] | undefined) ?? []).length }),
+};
+
+/** The action types that have common words (each needs its `feed.moves.*` text). */
+export const MOVE_TYPES: readonly string[] = Object.keys(MOVES);
+
+/** A decision in the common words; a type without them keeps its own name ("Ann: swap"), which the texts test keeps from shipping. */
+function moveWords(step: Step, secret: boolean): FeedText {
+  const words = MOVES[step.action.type];
+  if (!words) return text('move', { name: step.name(step.seat), move: step.action.type });
+  return text(`moves.${step.action.type}`, { name: step.name(step.seat), ...(secret ? {} : words(step)) });
 }
 
 /** What changed for everyone, from the states: lives lost, players out, dice lost (Bluff), the winner. */
@@ -196,9 +227,9 @@ export function feedProgress(def: AnyGameDef, game: FeedGame, prev: FeedProgress
       line = secret ? text('threwInSecret', { name: name(seat) }) : text('threw', { name: name(seat), dice: values.join(' ') });
     } else if (def.secretHands) {
       // Which card was chosen is the players' business.
-      line = text('move', { name: name(seat), move: plain({ type: action.type }) });
+      line = moveWords(step, true);
     } else {
-      line = describe?.(step) ?? text('move', { name: name(seat), move: plain(step.action) });
+      line = describe?.(step) ?? moveWords(step, false);
     }
     const bot = seat !== null && game.bots.includes(seat);
     if (line) entries.push({ n: i + 1, seat, bot, ...line });

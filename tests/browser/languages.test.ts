@@ -101,7 +101,7 @@ describe('languages', () => {
       // Text from the HTML (data-i18n) and from the modules (the feed, put in words on the page).
       await poll(() => page.getByTestId('history-link').textContent()).toBe(words(lang, 'common.history'));
       expect(await page.locator('#turn .eyebrow').textContent()).toBe(words(lang, 'scoreboard.nowPlaying'));
-      await poll(() => page.getByTestId('table-feed').textContent()).toContain(words(lang, 'feed.stopped', { name: 'Ann' }));
+      await poll(() => page.getByTestId('table-feed').textContent()).toContain(words(lang, 'feed.moves.stop', { name: 'Ann' }));
       expect(await page.getByTestId('table-feed').textContent()).toContain(words(lang, 'feed.threw', { name: 'Ann', dice: '6 5' }));
       expect(await page.getByTestId('table-feed').textContent()).toContain(words(lang, 'feed.heading'));
       await page.close();
@@ -111,7 +111,7 @@ describe('languages', () => {
     await page.evaluate(() => localStorage.setItem('dice-tower-speak', 'on'));
     await page.reload();
     await poll(() => page.getByTestId('speech-toggle').textContent()).toBe(words('el', 'trust.speakOn'));
-    await poll(() => page.getByTestId('table-feed').textContent()).toContain(words('el', 'feed.stopped', { name: 'Ann' }));
+    await poll(() => page.getByTestId('table-feed').textContent()).toContain(words('el', 'feed.moves.stop', { name: 'Ann' }));
     await post(`/api/games/${gameId}/roll`, { values: [3, 1] });
     await poll(() => page.evaluate(() => (window as unknown as { spoken: string[][] }).spoken)).toEqual([['el', words('el', 'speech.rolled', { name: 'Ben', dice: [3, 1] })]]);
     await poll(() => page.getByTestId('table-feed').textContent()).toContain(words('el', 'feed.threw', { name: 'Ben', dice: '3 1' }));

@@ -86,7 +86,7 @@ describe('Las Vegas on the scoreboard', () => {
     const cards = (table.get(id).state as LasVegasState).players[1]!.cards as string[];
     // (Deck seed 3 deals Bob «Tie Winner» and «Middle Bill»: both playable before his first throw.)
     expect(cards).toEqual(['tieWinner', 'middleBill']);
-    await poll(() => bob.getByTestId('seat-actions').locator('button').first().textContent()).toBe('play card tieWinner');
+    await poll(() => bob.getByTestId('seat-actions').locator('button').first().textContent()).toBe('Play Tie Winner');
     await bob.getByTestId('seat-actions').locator('button').first().click();
     await poll(() => (table.get(id).state as LasVegasState).players[1]!.cards).toEqual(['middleBill']);
     expect((table.get(id).state as LasVegasState).players[1]!.tieWinner).toBe(true);

@@ -7,7 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GAMES } from '../../src/games/index.js';
+import { GAMES, type AnyGameDef } from '../../src/games/index.js';
+import { MOVE_TYPES } from '../../src/games/feed-words.js';
 import { LANGUAGES, lookup, pickLanguage, translate, type Texts } from '../../src/api/public/i18n-core.js';
 
 const PUBLIC = join(import.meta.dirname, '../../src/api/public');
@@ -85,8 +86,19 @@ describe('the keys the pages use', () => {
   it('every line of the table feed (src/games/feed-words.ts) has English words', () => {
     const source = readFileSync(join(import.meta.dirname, '../../src/games/feed-words.ts'), 'utf8');
     const keys = [...source.matchAll(/\btext\(\s*'(\w+)'/g), ...source.matchAll(/\?\s*'(\w+)'\s*:\s*'(\w+)'/g)].flatMap((m) => m.slice(1)).map((k) => `feed.${k}`);
-    expect(keys).toContain('feed.throwsOneDie');
+    expect(keys).toContain('feed.shut');
     expect(keys.filter((k) => !englishLeaves.has(k))).toEqual([]);
+    // The common words for the other games' decisions: one line per action type.
+    expect(MOVE_TYPES.map((type) => `feed.moves.${type}`).filter((k) => !englishLeaves.has(k))).toEqual([]);
+  });
+
+  it('every row of every scorecard game has its name, by the row id (the feed and the scorecard use them)', () => {
+    const missing: string[] = [];
+    for (const def of Object.values(GAMES) as AnyGameDef[]) {
+      const board = def.board(def.setup(Array.from({ length: Math.max(def.minPlayers, 2) }, (_, i) => `P${i}`), {}));
+      if (board.kind === 'scorecard') for (const row of board.rows) if (typeof lookup(en, `games.${def.id}.rows.${row.id}`) !== 'string') missing.push(`${def.id}.${row.id}`);
+    }
+    expect(missing).toEqual([]);
   });
 
   it('every game has a name and a rule summary, every option a label, every option value in words a text; nothing else', () => {
@@ -128,9 +140,9 @@ describe('putting a text in words', () => {
   });
 
   it('falls back to English, then to the key itself, and leaves an unknown {parameter} as it is', () => {
-    expect(translate({}, en, 'fi', 'feed.stopped', { name: 'Ann' })).toBe('Ann stopped');
+    expect(translate({}, en, 'fi', 'feed.moves.stop', { name: 'Ann' })).toBe('Ann stopped');
     expect(translate({}, {}, 'fi', 'feed.nothing')).toBe('feed.nothing');
-    expect(translate(en, en, 'en', 'feed.stopped')).toBe('{name} stopped');
+    expect(translate(en, en, 'en', 'feed.moves.stop')).toBe('{name} stopped');
   });
 
   it('picks the first wanted language it has, by its base (fi-FI is fi), else English', () => {

@@ -3,55 +3,59 @@
 // as a count, the round's bids as a list, and the moves: the bid chosen with two
 // steppers (count, face) and buttons in plain words.
 import { PIPS, h, s } from './dom.js';
+import { t } from './i18n.js';
 
 /** Bluff's star face: a 6 on ordinary dice (src/games/bluff.ts STAR). */
 const STAR = 6;
 
-/** Every text of these screens, in one place so it can be translated. */
+/** Every text of these screens, in one place: the words are in i18n/*.json under `bluff`. */
 export const TEXT = {
-  yourDice: 'Your dice',
-  notThrown: 'Not thrown yet: your dice appear here after your secret throw.',
-  onlyYou: 'Only you see these. Keep this screen to yourself.',
-  cups: 'Cups',
-  dice: (n) => `${n} ${n === 1 ? 'die' : 'dice'}`,
-  counters: (n) => `${n} ${n === 1 ? 'counter' : 'counters'}`,
-  out: 'out',
-  holdsCup: 'has the cup',
-  bidNow: 'Current bid',
-  noBid: 'No bid yet this round',
-  bidsThisRound: 'Bids this round',
-  claimNow: 'Current announcement',
-  noClaim: 'Nothing announced yet this round',
-  claimsThisRound: 'Announced this round',
-  count: 'How many',
-  face: 'Of which face',
-  total: 'Total',
-  fewer: 'one fewer',
-  more: 'one more',
-  previous: 'previous',
-  next: 'next',
-  bid: (label) => `Bid ${label}`,
-  tooLow: (label) => `${label} does not beat the current bid: raise the count or the face.`,
-  challenge: 'Challenge: I do not believe it',
-  challengeFor: (name) => `${name} challenges the bid`,
-  stacked: 'My dice landed stacked: throw them again',
-  stackedFor: (name) => `${name}'s dice landed stacked: throw them again`,
-  show: (face) => `Show my ${face} and re-throw the rest`,
-  showDie: (n) => `Show die ${n} and re-throw the rest`,
-  keepHidden: 'Keep all my dice hidden',
-  keepHiddenFor: (name) => `${name} keeps every die hidden`,
-  announce: (total) => `Announce ${total}`,
-  accept: 'I believe it',
-  acceptFor: (name) => `${name} believes it`,
-  callBluffi: 'Call "Bluffi!"',
-  callBluffiFor: (name) => `${name} calls "Bluffi!"`,
-  waiting: (name) => `Waiting for ${name}.`,
+  yourDice: t('bluff.yourDice'),
+  notThrown: t('bluff.notThrown'),
+  onlyYou: t('bluff.onlyYou'),
+  cups: t('bluff.cups'),
+  dice: (count) => t('bluff.dice', { count }),
+  counters: (count) => t('bluff.counters', { count }),
+  out: t('bluff.out'),
+  holdsCup: t('bluff.holdsCup'),
+  bidNow: t('bluff.bidNow'),
+  bidBy: (bid, name) => t('bluff.bidBy', { bid, name }),
+  noBid: t('bluff.noBid'),
+  bidsThisRound: t('bluff.bidsThisRound'),
+  claimNow: t('bluff.claimNow'),
+  noClaim: t('bluff.noClaim'),
+  claimsThisRound: t('bluff.claimsThisRound'),
+  count: t('bluff.count'),
+  face: t('bluff.face'),
+  total: t('bluff.total'),
+  fewer: t('bluff.fewer'),
+  more: t('bluff.more'),
+  previous: t('bluff.previous'),
+  next: t('bluff.next'),
+  bid: (bid) => t('bluff.bid', { bid }),
+  tooLow: (bid) => t('bluff.tooLow', { bid }),
+  challenge: t('bluff.challenge'),
+  challengeFor: (name) => t('bluff.challengeFor', { name }),
+  stacked: t('bluff.stacked'),
+  stackedFor: (name) => t('bluff.stackedFor', { name }),
+  show: (face) => t('bluff.show', { face }),
+  showDie: (number) => t('bluff.showDie', { number }),
+  keepHidden: t('bluff.keepHidden'),
+  keepHiddenFor: (name) => t('bluff.keepHiddenFor', { name }),
+  announce: (total) => t('bluff.announce', { total }),
+  accept: t('bluff.accept'),
+  acceptFor: (name) => t('bluff.acceptFor', { name }),
+  callBluffi: t('bluff.callBluffi'),
+  callBluffiFor: (name) => t('bluff.callBluffiFor', { name }),
+  waiting: (name) => t('bluff.waiting', { name }),
+  hiddenDie: t('bluff.hiddenDie'),
+  star: t('bluff.star'),
 };
 
 export const isBluffing = (game) => game?.game === 'bluff' || game?.game === 'bluffi';
 
-/** "3 × 5s" or "2 × ★", as src/games/bluff.ts bidLabel writes a bid. */
-export const bidLabel = (count, face) => (face === STAR ? `${count} × ★` : `${count} × ${face}s`);
+/** "3 × 5s" or "2 × ★" in the page's language (src/games/bluff.ts bidLabel writes the API's English). */
+export const bidLabel = (count, face) => (face === STAR ? t('bluff.bidStars', { count }) : t('bluff.bidFaces', { count, face }));
 
 const faceWord = (game, face) => (game.game === 'bluff' && face === STAR ? '★' : String(face));
 
@@ -60,7 +64,7 @@ export function bluffDie(game, value, className = 'bluff-die') {
   const star = game.game === 'bluff' && value === STAR;
   return s(
     'svg',
-    { viewBox: '0 0 100 100', class: `${className}${star ? ' star' : ''}`, 'data-value': value ?? '', role: 'img', 'aria-label': value === null ? 'hidden die' : star ? 'star' : String(value) },
+    { viewBox: '0 0 100 100', class: `${className}${star ? ' star' : ''}`, 'data-value': value ?? '', role: 'img', 'aria-label': value === null ? TEXT.hiddenDie : star ? TEXT.star : String(value) },
     s('rect', { x: 4, y: 4, width: 92, height: 92, rx: 16 }),
     star ? s('polygon', { points: starPoints(50, 52, 36, 15), class: 'star-mark' }) : (PIPS[value] ?? []).map(([cx, cy]) => s('circle', { cx, cy, r: 9.5 })),
   );
@@ -118,7 +122,7 @@ export function bidBoard(game) {
     'section',
     { class: 'bluff-bids', 'data-testid': 'bluff-bids' },
     h('h2', {}, bluff ? TEXT.bidNow : TEXT.claimNow),
-    h('p', { class: 'bid-now', 'data-testid': 'bid-now' }, standing ? `${standing.value} by ${standing.label}` : bluff ? TEXT.noBid : TEXT.noClaim),
+    h('p', { class: 'bid-now', 'data-testid': 'bid-now' }, standing ? TEXT.bidBy(standing.value, standing.label) : bluff ? TEXT.noBid : TEXT.noClaim),
     history.length
       ? [
           h('h2', {}, bluff ? TEXT.bidsThisRound : TEXT.claimsThisRound),

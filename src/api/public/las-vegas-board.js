@@ -4,27 +4,28 @@
 // A casino is clicked to place the dice of its value there; a die on a casino is
 // clicked to chase it away. Drawn from the game's public state and board only.
 import { h, dieFace } from './dom.js';
+import { t } from './i18n.js';
 import { landingRoll } from './dice-motion.js';
 
-/** Every text of the board, in one place (to be keyed for translation later). */
+/** Every text of the board, in one place: the words are in i18n/*.json under `lasVegas`. */
 const TEXT = {
-  casino: (n) => `Casino ${n}`,
-  slotMachine: 'Slot machine',
-  placeHere: (n, count) => `Place your ${count} × ${n} here`,
-  placeValue: (n) => `Place the ${n}s`,
-  chase: (colour, n) => `Chase this ${colour} ${n} away`,
-  noBills: 'no bills',
-  billsWon: 'Bills won',
-  diceLeft: (n) => `${n} dice left`,
-  secretColour: 'secret colours',
-  throwEmpty: 'No dice thrown',
-  throwTitle: (name) => `${name}'s throw`,
-  rolling: 'The tower is rolling…',
-  colour: (c) => `colour ${c}`,
-  lastScoring: 'Last scoring',
-  reminder: 'Reminder die (bonus cards)',
+  casino: (number) => t('lasVegas.casino', { number }),
+  slotMachine: t('lasVegas.slotMachine'),
+  placeHere: (value, count) => t('lasVegas.placeHere', { value, count }),
+  placeValue: (value) => t('lasVegas.placeValue', { value }),
+  chase: (colour, value) => t('lasVegas.chase', { colour: { key: `common.diceLooks.${colour}` }, value }),
+  noBills: t('lasVegas.noBills'),
+  billsWon: t('lasVegas.billsWon'),
+  diceLeft: (count) => t('lasVegas.diceLeft', { count }),
+  secretColour: t('lasVegas.secretColour'),
+  throwEmpty: t('lasVegas.throwEmpty'),
+  throwTitle: (name) => t('lasVegas.throwTitle', { name }),
+  rolling: t('common.towerRolling'),
+  colour: (colour) => t('lasVegas.colour', { colour: { key: `common.diceLooks.${colour}` } }),
+  lastScoring: t('lasVegas.lastScoring'),
+  reminder: t('lasVegas.reminder'),
   // The public screen never shows a hand: only how many cards are held.
-  cards: (n) => `${n} action card${n === 1 ? '' : 's'} hidden`,
+  cards: (count) => t('lasVegas.cardsHidden', { count }),
 };
 
 const SLOT_MACHINE = 7;

@@ -5,6 +5,7 @@
 import { dieFace, h } from './dom.js';
 import { isBluffing } from './bluff-ui.js';
 import { bluffPhone } from './bluff-phone.js';
+import { t, tOr } from './i18n.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game') ?? '';
@@ -20,9 +21,9 @@ function showError(message) {
 }
 
 function render(view) {
-  $('game-name').textContent = view.name;
+  $('game-name').textContent = tOr(`games.${view.game}.name`, view.name);
   $('player-name').textContent = view.players[seat] ?? '';
-  $('status').textContent = view.result ? 'Game over' : view.board.status;
+  $('status').textContent = view.result ? t('common.gameOver') : view.board.status;
   const bluffing = isBluffing(view);
   $('bluff').hidden = !bluffing;
   $('generic').hidden = bluffing;
@@ -54,12 +55,16 @@ function renderGeneric(view) {
   $('actions').replaceChildren(...mine.map((a) => h('button', { type: 'button', class: 'action', 'data-action': JSON.stringify(a), onclick: () => play(a).catch((err) => showError(String(err))) }, actionText(a))));
 }
 
-/** "play reroll slots 1,3", "place 4 earlyPayout": the action's fields as words. */
+/** A seat's own move in words of the page's language: the card by its name and what it is played on ("Take Back · dice 1 and 3"). */
 function actionText(action) {
-  const parts = Object.entries(action)
-    .filter(([k]) => k !== 'type')
-    .map(([k, v]) => (v === true ? k : `${k} ${Array.isArray(v) ? v.join(',') : v}`));
-  return [action.type === 'playCard' ? 'play' : action.type, ...parts].join(' ');
+  if (action.type !== 'playCard') return t(action.slotMachine ? 'player.earlyPayoutSlot' : 'player.earlyPayout', { value: action.value });
+  const details = [
+    action.casino === undefined ? null : t('player.onCasino', { number: action.casino }),
+    action.slots === undefined ? null : t('player.dice', { dice: action.slots.map((slot) => slot + 1) }),
+    action.slot === undefined ? null : t('player.turnDie', { die: action.slot + 1, face: action.to }),
+    action.value === undefined ? null : t('player.value', { value: action.value }),
+  ];
+  return [t('player.play', { card: { key: `lasVegas.cardNames.${action.card}` } }), ...details.filter(Boolean)].join(' · ');
 }
 
 async function play(action) {
@@ -69,7 +74,7 @@ async function play(action) {
     body: JSON.stringify(action),
   });
   const body = await res.json();
-  if (!res.ok) showError(body.message ?? `Error ${res.status}`);
+  if (!res.ok) showError(body.message ?? t('player.error', { status: res.status }));
   else {
     showError('');
     render(body);
@@ -80,7 +85,7 @@ async function refresh() {
   const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}?token=${encodeURIComponent(token)}`);
   const body = await res.json();
   if (!res.ok) {
-    showError(body.message ?? `Error ${res.status}`);
+    showError(body.message ?? t('player.error', { status: res.status }));
     return;
   }
   showError('');
@@ -101,11 +106,11 @@ function connect() {
     if (changed === gameId) refresh().catch((err) => showError(String(err)));
   });
   ws.addEventListener('close', () => {
-    $('status').textContent = 'Connection lost — reconnecting…';
+    $('status').textContent = t('player.reconnecting');
     setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, 10_000);
   });
 }
 
-if (!gameId || !Number.isInteger(seat) || !token) showError('This link is incomplete: open the link or QR code the scoreboard gave you.');
+if (!gameId || !Number.isInteger(seat) || !token) showError(t('player.incompleteLink'));
 else connect();

@@ -9,7 +9,7 @@ import { renderCoach } from './coach-view.js';
 import { renderGameControls } from './game-controls.js';
 import { offerRecentNames } from './recent-names.js';
 import { renderTableFeed } from './table-feed.js';
-import { tOr } from './i18n.js';
+import { lang, t, tOr } from './i18n.js';
 import { renderBluffTable } from './bluff-table.js';
 import { isBluffing } from './bluff-ui.js';
 import { renderLasVegasBoard, boardDecision } from './las-vegas-board.js';
@@ -111,7 +111,7 @@ async function api(path, body) {
   try {
     res = await fetch(path, init);
   } catch (err) {
-    toast(`Cannot reach the server: ${err instanceof Error ? err.message : String(err)}`);
+    toast(t('scoreboard.unreachable', { error: err instanceof Error ? err.message : String(err) }));
     return null;
   }
   let data = null;
@@ -121,7 +121,7 @@ async function api(path, body) {
     data = null;
   }
   if (!res.ok) {
-    toast(data && typeof data.message === 'string' ? data.message : `The server answered ${res.status} ${res.statusText}.`, data && data.code);
+    toast(data && typeof data.message === 'string' ? data.message : t('scoreboard.serverAnswered', { status: `${res.status} ${res.statusText}` }), data && data.code);
     return null;
   }
   if (data && typeof data.id === 'string') upsertGame(data);
@@ -292,6 +292,26 @@ function humanize(name) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A game's name in the page's language (the server's own name for a game the texts do not know). */
+const gameName = (game) => tOr(`games.${game.game}.name`, game.name);
+
+/** A scorecard row's usual name in the page's language ("Chance", "Sattuma"), by its id; a bonus keeps its threshold ("(63+)"), which follows the options. */
+function rowName(game, row) {
+  const threshold = / (\(\d+\+\))$/.exec(row.label)?.[1];
+  const name = tOr(`games.${game.game}.rows.${row.id}`, row.label);
+  return threshold && name !== row.label ? `${name} ${threshold}` : name;
+}
+
+/** An action type in plain words ("keep hidden"), for its buttons. */
+const actionName = (type) => tOr(`actions.${type}`, humanize(type).toLowerCase());
+
+/** The board's round ("3", "3 of 13", "3 (to 100)"; the games' English) in the page's language. */
+function roundWords(value) {
+  const [, round, of, to] = /^(\d+)(?: of (\d+)| \(to (\d+)\))?$/.exec(String(value)) ?? [];
+  if (round === undefined) return t('scoreboard.round', { round: value });
+  return of ? t('scoreboard.roundOf', { round, of }) : to ? t('scoreboard.roundTo', { round, to }) : t('scoreboard.round', { round });
+}
+
 /** Unicode die faces ⚀..⚅ for values 1..6. */
 const DIE_GLYPHS = ['', '\u2680', '\u2681', '\u2682', '\u2683', '\u2684', '\u2685'];
 
@@ -320,7 +340,7 @@ function argsLabel(action, dice) {
  * {type:'shut', boxes:[4,5]} → "shut 4+5".
  */
 function actionLabel(action, dice) {
-  const name = humanize(action.type).toLowerCase();
+  const name = actionName(action.type);
   const args = argsLabel(action, dice);
   return args ? `${name} ${args}` : name;
 }
@@ -381,19 +401,19 @@ function render() {
   document.body.dataset.gameId = game?.id ?? '';
 
   if (view === 'setup') renderSetup(game);
-  if (view === 'unsupported') $('unsupported-title').textContent = `${game.name}: ${game.players.join(', ')}`;
+  if (view === 'unsupported') $('unsupported-title').textContent = `${gameName(game)}: ${game.players.join(', ')}`;
   if (view !== 'game') {
-    $('game-title').textContent = game && view !== 'setup' ? game.name : 'Dice Tower';
+    $('game-title').textContent = game && view !== 'setup' ? gameName(game) : t('common.diceTower');
     $('round-info').textContent = '';
-    document.title = 'Dice Tower — Scoreboard';
+    document.title = t('common.titleScoreboard');
     return;
   }
   const b = game.board;
   const round = roundItem(b);
-  const roundText = round ? `Round ${round.value}` : '';
-  $('game-title').textContent = game.name;
-  $('round-info').textContent = isOver(game) ? 'Final' : roundText;
-  document.title = `${game.name}${roundText && !isOver(game) ? ` — ${roundText.toLowerCase()}` : ''}`;
+  const roundText = round ? roundWords(round.value) : '';
+  $('game-title').textContent = gameName(game);
+  $('round-info').textContent = isOver(game) ? t('scoreboard.final') : roundText;
+  document.title = `${gameName(game)}${roundText && !isOver(game) ? ` — ${roundText.toLowerCase()}` : ''}`;
   const busy = towerBusyFor(game);
   const n = b.players.length;
   $('game').dataset.players = String(n);
@@ -450,7 +470,7 @@ function renderSeatLinks(game) {
       h(
         'figure',
         { class: 'seat-code' },
-        h('img', { src: `/api/games/${game.id}/seats/${seat}/qr.svg${operatorToken() ? `?operator=${encodeURIComponent(operatorToken())}` : ''}`, alt: `QR code of ${game.players[seat]}'s private page`, 'data-testid': `seat-qr-${seat}` }),
+        h('img', { src: `/api/games/${game.id}/seats/${seat}/qr.svg${operatorToken() ? `?operator=${encodeURIComponent(operatorToken())}` : ''}`, alt: t('scoreboard.qrAlt', { name: game.players[seat] }), 'data-testid': `seat-qr-${seat}` }),
         h('figcaption', {}, game.players[seat]),
       ),
     ),
@@ -471,14 +491,17 @@ function renderConnection() {
 function renderTower() {
   const el = $('tower-status');
   // While the feed is down the last status may be stale: say so rather than show it.
-  const t = state.connected ? state.tower : null;
-  const st = t ? t.state : 'unknown';
+  const tower = state.connected ? state.tower : null;
+  const st = tower ? tower.state : 'unknown';
   el.dataset.state = st;
+  // The status's message is the API's English: ready and a plain roll are worded here; a retry's or a fault's
+  // details (from the reader and the hardware) stay as they come.
+  const rollingDice = /^Rolling (\d+) dice?$/.exec(tower?.message ?? '');
   let text;
-  if (!t) text = state.everConnected ? 'Tower: no connection' : 'Tower: connecting…';
-  else if (st === 'ready') text = t.message || 'Tower ready';
-  else if (st === 'rolling') text = `${t.message || 'Rolling'}…`;
-  else text = /fault/i.test(t.message) ? t.message : `Tower fault: ${t.message}`;
+  if (!tower) text = t(state.everConnected ? 'scoreboard.towerNoConnection' : 'scoreboard.towerConnecting');
+  else if (st === 'ready') text = t('scoreboard.towerReady');
+  else if (st === 'rolling') text = rollingDice ? t('scoreboard.towerRollingDice', { count: Number(rollingDice[1]) }) : `${tower.message || t('scoreboard.rolling')}…`;
+  else text = /fault/i.test(tower.message) ? tower.message : t('scoreboard.towerFault', { message: tower.message });
   el.querySelector('.tower-text').textContent = text;
   el.title = text;
 }
@@ -491,10 +514,10 @@ function renderPicker() {
   $('picker').hidden = !show;
   if (!show) return;
   const select = $('game-select');
-  const options = [h('option', { value: '' }, 'Latest game')];
-  if (state.pinned && !state.games.has(state.pinned)) options.push(h('option', { value: state.pinned }, `${state.pinned} (not found)`));
+  const options = [h('option', { value: '' }, t('scoreboard.latestGame'))];
+  if (state.pinned && !state.games.has(state.pinned)) options.push(h('option', { value: state.pinned }, t('scoreboard.pinnedNotFound', { id: state.pinned })));
   // Games in play; a finished one only while it is the one shown (its winner screen), the rest are in the history.
-  for (const g of games) if (!isOver(g) || g.id === shownGame()?.id) options.push(h('option', { value: g.id }, `${g.name}: ${g.players.join(', ')}${isOver(g) ? ' (over)' : ''}`));
+  for (const g of games) if (!isOver(g) || g.id === shownGame()?.id) options.push(h('option', { value: g.id }, t(isOver(g) ? 'scoreboard.pickOver' : 'scoreboard.pick', { game: gameName(g), players: g.players.join(', ') })));
   // Rebuild only when something changed, so an open dropdown is not reset by every update.
   const signature = options.map((o) => `${o.value}=${o.textContent}`).join('\n');
   if (select.dataset.signature !== signature) {
@@ -518,7 +541,7 @@ async function loadCatalog() {
     state.catalog = list;
     state.catalogError = '';
   } catch (err) {
-    state.catalogError = `Cannot load the list of games: ${err instanceof Error ? err.message : String(err)}`;
+    state.catalogError = t('scoreboard.catalogError', { error: err instanceof Error ? err.message : String(err) });
   } finally {
     state.catalogLoading = false;
   }
@@ -530,10 +553,10 @@ const chosenEntry = () => (state.catalog ?? []).find((g) => g.id === $('game-pic
 
 function renderSetup(game) {
   const missingPin = state.pinned !== null && !state.games.has(state.pinned);
-  $('setup-title').textContent = state.creating ? 'New game' : missingPin ? 'Game not found' : 'No game yet';
+  $('setup-title').textContent = t(state.creating ? 'scoreboard.newGame' : missingPin ? 'scoreboard.gameNotFound' : 'scoreboard.noGameYet');
   $('setup-note').textContent = missingPin
-    ? `There is no game with id ${state.pinned} on this server. Start a new one, or choose another game above.`
-    : state.catalogError || (state.catalog === null ? 'Loading the games…' : state.catalog.length === 0 ? 'This server offers no games.' : 'Choose a game and enter the players in turn order.');
+    ? t('scoreboard.noSuchGame', { id: state.pinned })
+    : state.catalogError || t(state.catalog === null ? 'scoreboard.loadingGames' : state.catalog.length === 0 ? 'scoreboard.noGames' : 'scoreboard.setupNote');
   $('cancel-setup').hidden = !(state.creating && game);
 
   const picker = $('game-picker');
@@ -544,7 +567,7 @@ function renderSetup(game) {
     // Games whose rules are not available are listed, greyed out, so nobody wonders where they are.
     picker.replaceChildren(
       ...catalog.map((g) =>
-        h('option', { value: g.id, disabled: g.available === false, title: g.reason ?? null }, g.available === false ? `${g.name} — rules unavailable` : tOr(`games.${g.id}.name`, g.name)),
+        h('option', { value: g.id, disabled: g.available === false, title: g.reason ?? null }, g.available === false ? t('scoreboard.rulesUnavailable', { game: tOr(`reservedGames.${g.id}`, g.name) }) : gameName({ game: g.id, name: g.name })),
       ),
     );
     picker.dataset.signature = signature;
@@ -560,9 +583,13 @@ function renderSetup(game) {
 /** Builds the player inputs and option inputs for the chosen game (on first show and when the game changes). */
 function fillGameForm(entry) {
   $('setup').dataset.game = entry?.id ?? '';
-  $('game-players').textContent = entry ? `${entry.minPlayers === entry.maxPlayers ? entry.minPlayers : `${entry.minPlayers}–${entry.maxPlayers}`} players · ${diceText(entry.dice)}` : '';
+  $('game-players').textContent = entry
+    ? entry.minPlayers === entry.maxPlayers
+      ? t('scoreboard.playerCount', { count: entry.minPlayers, dice: diceText(entry.dice) })
+      : t('scoreboard.playerRange', { min: entry.minPlayers, max: entry.maxPlayers, dice: diceText(entry.dice) })
+    : '';
   $('game-summary').textContent = entry ? tOr(`games.${entry.id}.rules`, entry.summary) : '';
-  $('start-game').textContent = entry ? `Start ${entry.name}` : 'Start';
+  $('start-game').textContent = entry ? t('scoreboard.startGame', { game: gameName({ game: entry.id, name: entry.name }) }) : t('scoreboard.start');
 
   // Keep the names already typed; add or trim inputs to fit the game.
   const list = $('player-inputs');
@@ -573,7 +600,7 @@ function fillGameForm(entry) {
   updateAddPlayer();
 
   const options = entry?.options ?? [];
-  $('options-note').textContent = options.length ? '(only changes from the defaults are sent)' : '';
+  $('options-note').textContent = options.length ? t('scoreboard.optionsNote') : '';
   $('game-options').hidden = options.length === 0;
   $('option-list').replaceChildren(...options.map((spec) => optionField(entry.id, spec)));
 }
@@ -581,7 +608,8 @@ function fillGameForm(entry) {
 function diceText(dice) {
   if (!dice) return '';
   const extra = [...(dice.colours ?? []), ...(dice.sizes ?? [])];
-  return `${dice.count} ${dice.count === 1 ? 'die' : 'dice'}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+  const count = t('scoreboard.diceCount', { count: dice.count });
+  return extra.length ? `${count} (${extra.map((look) => tOr(`common.diceLooks.${look}`, look)).join(', ')})` : count;
 }
 
 /** One option input built from its OptionSpec, default filled in; label and values in plain words (i18n/*.json). */
@@ -613,7 +641,8 @@ function optionField(game, spec) {
     { class: `option option-${spec.type}`, 'data-option': spec.name },
     h('label', { for: id, class: 'option-name' }, tOr(`${words}.label`, humanize(spec.name))),
     h('div', { class: 'option-input' }, input),
-    h('div', { class: 'option-desc' }, spec.description, range ? h('span', { class: 'option-range' }, ` ${range}`) : null),
+    // The description is the catalog's English note (value names, rule references): a page in another language shows its own words, or none.
+    h('div', { class: 'option-desc' }, tOr(`${words}.description`, lang === 'en' ? spec.description : ''), range ? h('span', { class: 'option-range' }, ` ${range}`) : null),
   );
 }
 
@@ -621,8 +650,8 @@ function rangeText(spec) {
   const min = spec.min !== undefined && spec.min !== null;
   const max = spec.max !== undefined && spec.max !== null;
   if (min && max) return spec.min === spec.max ? `(${spec.min})` : `(${spec.min}–${spec.max})`;
-  if (min) return `(${spec.min} or more)`;
-  if (max) return `(up to ${spec.max})`;
+  if (min) return t('scoreboard.orMore', { min: spec.min });
+  if (max) return t('scoreboard.upTo', { max: spec.max });
   return '';
 }
 
@@ -646,15 +675,15 @@ function addPlayerInput(value = '') {
     h(
       'li',
       {},
-      h('input', { name: 'player', maxlength: 40, value, placeholder: `Player ${n}`, 'aria-label': `Player ${n}`, 'data-testid': `player-name-${n - 1}` }),
+      h('input', { name: 'player', maxlength: 40, value, placeholder: t('scoreboard.playerN', { number: n }), 'aria-label': t('scoreboard.playerN', { number: n }), 'data-testid': `player-name-${n - 1}` }),
       // A bot seat is played by the game's own bot (through the tower), to fill an empty chair.
-      h('label', { class: 'bot-seat', title: 'Played by the computer' }, h('input', { type: 'checkbox', name: 'bot', 'data-testid': `player-bot-${n - 1}` }), ' bot'),
+      h('label', { class: 'bot-seat', title: t('scoreboard.botTitle') }, h('input', { type: 'checkbox', name: 'bot', 'data-testid': `player-bot-${n - 1}` }), ` ${t('feed.bot')}`),
       // Games the coach has solved offer a strong bot: the optimal policy.
       h(
         'select',
-        { name: 'bot-level', class: 'bot-level', 'aria-label': `Bot level of player ${n}`, 'data-testid': `player-bot-level-${n - 1}`, hidden: !chosenEntry()?.botLevels?.includes('strong') },
-        h('option', { value: 'simple' }, 'simple bot'),
-        h('option', { value: 'strong' }, 'strong bot (optimal)'),
+        { name: 'bot-level', class: 'bot-level', 'aria-label': t('scoreboard.botLevelOf', { number: n }), 'data-testid': `player-bot-level-${n - 1}`, hidden: !chosenEntry()?.botLevels?.includes('strong') },
+        h('option', { value: 'simple' }, t('scoreboard.simpleBot')),
+        h('option', { value: 'strong' }, t('scoreboard.strongBot')),
       ),
     ),
   );
@@ -685,7 +714,7 @@ $('new-game-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const entry = chosenEntry();
   if (!entry) {
-    toast('Choose a game first.');
+    toast(t('scoreboard.chooseGameFirst'));
     return;
   }
   const strongOffered = entry.botLevels?.includes('strong') === true;
@@ -699,7 +728,7 @@ $('new-game-form').addEventListener('submit', async (e) => {
   const players = seats.map((seat) => seat.name);
   const bots = seats.flatMap((seat, i) => (!seat.bot ? [] : seat.level === 'strong' ? [{ seat: i, level: 'strong' }] : [i]));
   if (players.length < entry.minPlayers) {
-    toast(entry.minPlayers === 1 ? 'Enter at least one player name.' : `${entry.name} needs at least ${entry.minPlayers} players.`);
+    toast(t('scoreboard.needsPlayers', { count: entry.minPlayers, game: gameName({ game: entry.id, name: entry.name }) }));
     return;
   }
   // Only the options changed from their defaults go to the server.
@@ -709,7 +738,7 @@ $('new-game-form').addEventListener('submit', async (e) => {
     if (!input) continue;
     const value = optionValue(spec, input);
     if (value === undefined) {
-      toast(`${humanize(spec.name)} needs a number.`);
+      toast(t('scoreboard.needsNumber', { option: tOr(`games.${entry.id}.options.${spec.name}.label`, humanize(spec.name)) }));
       input.focus();
       return;
     }
@@ -739,7 +768,7 @@ function playerClasses(game) {
 }
 
 function playerName(name, winner) {
-  return h('span', { class: 'player-name', title: name }, winner ? h('span', { class: 'crown', 'aria-label': 'winner' }, '★ ') : null, name);
+  return h('span', { class: 'player-name', title: name }, winner ? h('span', { class: 'crown', 'aria-label': t('scoreboard.winner') }, '★ ') : null, name);
 }
 
 function renderScorecard(game, busy) {
@@ -779,7 +808,7 @@ function renderScorecard(game, busy) {
             type: 'button',
             class: `choice-button${points === 0 ? ' zero' : ''}`,
             disabled: busy,
-            title: `Score ${points} in ${row.label}`,
+            title: t('scoreboard.scoreIn', { points, row: rowName(game, row) }),
             onclick: () => act(game, { type: 'score', category: row.id }),
           },
           points,
@@ -805,7 +834,7 @@ function renderScorecard(game, busy) {
       return h(
         'tr',
         { class: `row ${row.kind}${sectionEnd ? ' section-end' : ''}`, 'data-row': row.id, 'data-kind': row.kind },
-        h('th', { scope: 'row', class: 'label-col' }, row.label),
+        h('th', { scope: 'row', class: 'label-col' }, rowName(game, row)),
         b.players.map((pl, p) => (row.kind === 'score' ? scoreCell(row, pl, p) : computedCell(row, pl, p, i))),
       );
     }),
@@ -829,7 +858,7 @@ function renderTable(game) {
     h(
       'tr',
       {},
-      h('th', { class: 'label-col', scope: 'col' }, 'Player'),
+      h('th', { class: 'label-col', scope: 'col' }, t('scoreboard.player')),
       columns.map((c) => h('th', { scope: 'col', class: 'value-col', 'data-column': c.id }, c.label)),
     ),
   );
@@ -845,7 +874,7 @@ function renderTable(game) {
           'data-current': isCurrent(p) ? 'true' : 'false',
           'data-out': pl.out ? 'true' : 'false',
         },
-        h('th', { scope: 'row', class: 'label-col' }, playerName(pl.name, winners.has(p)), pl.out ? h('span', { class: 'out-tag' }, 'out') : null),
+        h('th', { scope: 'row', class: 'label-col' }, playerName(pl.name, winners.has(p)), pl.out ? h('span', { class: 'out-tag' }, t('scoreboard.out')) : null),
         columns.map((c) => {
           const v = pl.values?.[c.id];
           return h('td', { class: 'cell', 'data-testid': `value-${p}-${c.id}` }, v === null || v === undefined ? '' : v);
@@ -935,7 +964,7 @@ function renderDice(game, busy) {
   const faces = dice.map((value, i) => {
     const held = Boolean(b.held?.[i]);
     const clickable = !busy && canToggle(game, i);
-    const label = value === null ? `Die ${i + 1}: not shown` : `Die ${i + 1}: ${value}${held ? ', held' : ''}`;
+    const label = t(value === null ? 'scoreboard.dieHidden' : held ? 'scoreboard.dieHeld' : 'scoreboard.die', { number: i + 1, value });
     return h(
       'button',
       {
@@ -946,7 +975,7 @@ function renderDice(game, busy) {
         'data-held': held ? 'true' : 'false',
         'aria-pressed': held ? 'true' : 'false',
         'aria-label': label,
-        title: clickable ? (held ? 'Click to put back into the next throw' : 'Click to hold') : label,
+        title: clickable ? t(held ? 'scoreboard.clickRelease' : 'scoreboard.clickHold') : label,
         disabled: !clickable,
         onclick: () => {
           const type = held ? 'release' : 'hold';
@@ -954,7 +983,7 @@ function renderDice(game, busy) {
         },
       },
       dieFace(value),
-      h('span', { class: 'held-tag' }, held ? 'HELD' : ''),
+      h('span', { class: 'held-tag' }, held ? t('scoreboard.held') : ''),
     );
   });
   $('dice').replaceChildren(...faces);
@@ -968,7 +997,7 @@ function renderControls(game, busy) {
   const button = $('roll-button');
   button.hidden = !req && !busy;
   button.disabled = !req || busy;
-  button.textContent = busy ? 'Rolling…' : req ? `Roll ${req.count} ${req.count === 1 ? 'die' : 'dice'}` : 'Roll';
+  button.textContent = busy ? t('scoreboard.rolling') : req ? t('scoreboard.rollDice', { count: req.count }) : t('scoreboard.roll');
 
   const decisions = decisionActions(game);
   renderDecisions(game, decisions, busy);
@@ -977,26 +1006,28 @@ function renderControls(game, busy) {
   const choices = b.kind === 'scorecard' ? (b.choices ?? []).length : 0;
   const holds = holdActions(game).length > 0;
   const name = b.current !== null && b.current !== undefined ? b.players[b.current]?.name : null;
+  const roller = b.players[req?.player]?.name;
   let hint = '';
-  if (busy) hint = 'The tower is rolling…';
-  else if (req && holds && choices) hint = 'Click dice to hold them and roll again, or click a dim number to score it.';
-  else if (req && holds) hint = 'Click dice to hold them, then roll.';
-  else if (req && decisions.length) hint = 'Roll, or choose a button.';
-  else if (req) hint = `${req.secret ? 'Secret roll' : 'Next roll'}${b.players[req.player] ? ` for ${b.players[req.player].name}` : ''}.`;
-  else if (choices && holds) hint = 'All dice held: release one, or click a dim number to score it.';
-  else if (choices) hint = 'Click a dim number to score it.';
-  else if (decisions.length) hint = `${name ? `${name}: c` : 'C'}hoose what to do.`;
+  if (busy) hint = t('common.towerRolling');
+  else if (req && holds && choices) hint = t('scoreboard.hintHoldOrScore');
+  else if (req && holds) hint = t('scoreboard.hintHold');
+  else if (req && decisions.length) hint = t('scoreboard.hintRollOrChoose');
+  else if (req) hint = roller ? t(req.secret ? 'scoreboard.hintSecretRollFor' : 'scoreboard.hintNextRollFor', { name: roller }) : t(req.secret ? 'scoreboard.hintSecretRoll' : 'scoreboard.hintNextRoll');
+  else if (choices && holds) hint = t('scoreboard.hintReleaseOrScore');
+  else if (choices) hint = t('scoreboard.hintScore');
+  else if (decisions.length) hint = name ? t('scoreboard.hintChooseFor', { name }) : t('scoreboard.hintChoose');
   $('roll-hint').textContent = hint;
 
   const manual = $('manual');
   // A secret throw is never typed in front of the room.
   manual.hidden = !req || req.secret === true;
   const input = $('manual-values');
-  const placeholder = req ? `${req.count} value${req.count === 1 ? '' : 's'}, e.g. ${'351624351624'.slice(0, Math.min(req.count, 12))}` : '';
+  const placeholder = req ? t('scoreboard.valuesPlaceholder', { count: req.count, example: '351624351624'.slice(0, Math.min(req.count, 12)) }) : '';
   if (input.placeholder !== placeholder) input.placeholder = placeholder;
-  const dieName = (d) => `${d.size === 'big' ? 'big ' : ''}${d.colour}`;
-  input.title = !req ? '' : req.dice ? `In this order: ${req.dice.map(dieName).join(', ')}` : `Fills dice ${req.slots.map((x) => x + 1).join(', ')}`;
-  $('manual-colours').textContent = req?.dice ? `Dice in order: ${req.dice.map(dieName).join(', ')}` : '';
+  const dieName = (d) => t(d.size === 'big' ? 'scoreboard.bigDie' : 'scoreboard.dieLook', { colour: tOr(`common.diceLooks.${d.colour}`, d.colour) });
+  const order = req?.dice ? req.dice.map(dieName).join(', ') : '';
+  input.title = !req ? '' : req.dice ? t('scoreboard.inThisOrder', { dice: order }) : t('scoreboard.fillsDice', { dice: req.slots.map((x) => x + 1).join(', ') });
+  $('manual-colours').textContent = req?.dice ? t('scoreboard.diceInOrder', { dice: order }) : '';
 }
 
 /** A label with its die glyphs (⚀..⚅) in spans, drawn larger than the text around them. */
@@ -1024,7 +1055,6 @@ function renderDecisions(game, decisions, busy) {
         'data-testid': `action-${index++}`,
         'data-type': a.type,
         'data-action': JSON.stringify(a),
-        title: JSON.stringify(a),
         disabled: busy,
         onclick: () => act(game, a),
       },
@@ -1040,8 +1070,8 @@ function renderDecisions(game, decisions, busy) {
     const key = `${game.id}:${type}`;
     const select = h(
       'select',
-      { class: 'decision-select', 'data-testid': `action-select-${type}`, 'aria-label': `${humanize(type)}: choose`, disabled: busy },
-      list.map((a, i) => h('option', { value: String(i) }, argsLabel(a, dice) || humanize(type).toLowerCase())),
+      { class: 'decision-select', 'data-testid': `action-select-${type}`, 'aria-label': t('scoreboard.chooseAction', { action: actionName(type) }), disabled: busy },
+      list.map((a, i) => h('option', { value: String(i) }, argsLabel(a, dice) || actionName(type))),
     );
     const previous = state.picks.get(key);
     if (previous !== undefined && Number(previous) < list.length) select.value = previous;
@@ -1064,7 +1094,7 @@ function renderDecisions(game, decisions, busy) {
               if (a) act(game, a);
             },
           },
-          humanize(type).toLowerCase(),
+          actionName(type),
         ),
       ),
     );
@@ -1118,7 +1148,7 @@ let cameraOutlinesKey = '';
 /** " · read 3 4 6, corrected by Kim: the six is a five" — the original reading stays visible. */
 function correctionText(roll) {
   const last = roll.corrections?.[roll.corrections.length - 1];
-  return last ? ` · read ${roll.read.join(' ')}, corrected by ${last.by}: ${last.reason}` : '';
+  return last ? ` · ${t('scoreboard.corrected', { read: roll.read.join(' '), by: last.by, reason: last.reason })}` : '';
 }
 
 function renderCamera(game) {
@@ -1131,8 +1161,8 @@ function renderCamera(game) {
   const previousTurn = Boolean(last) && (b.dice ?? []).every((v) => v === null);
   caption.textContent = !last
     ? ''
-    : `${previousTurn ? 'Previous turn · ' : ''}Roll ${last.seq}: ${last.values.join(' ')}` +
-      (last.source === 'manual' ? ' · typed in by hand' : last.reading ? ` · read in ${Math.round(last.reading.ms)} ms${last.attempts > 1 ? ` · ${last.attempts} tower attempts` : ''}` : '') +
+    : `${previousTurn ? `${t('scoreboard.previousTurn')} · ` : ''}${t('scoreboard.rollOf', { seq: last.seq, dice: last.values.join(' ') })}` +
+      (last.source === 'manual' ? ` · ${t('scoreboard.typedIn')}` : last.reading ? ` · ${t('scoreboard.readIn', { ms: Math.round(last.reading.ms) })}${last.attempts > 1 ? ` · ${t('scoreboard.towerAttempts', { count: last.attempts })}` : ''}` : '') +
       correctionText(last);
   $('camera').classList.toggle('stale', previousTurn);
   // A correction changes the labels, not the picture: redraw the outlines only.
@@ -1156,7 +1186,7 @@ function renderCamera(game) {
     overlay.replaceChildren();
     overlay.dataset.seq = '';
     noFrame.hidden = false;
-    noFrame.textContent = !last ? 'No roll yet' : 'Typed in by hand: no camera frame';
+    noFrame.textContent = t(!last ? 'scoreboard.noRollYet' : 'scoreboard.noFrame');
     return;
   }
   const reading = last.reading;

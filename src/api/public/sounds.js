@@ -23,8 +23,10 @@ const CUES = {
   ],
 };
 
+import { t } from './i18n.js';
+
 const KEY = 'dice-tower-sound';
-const TEXT = { on: '\u266a on', off: '\u266a off', title: 'Sound: short tones for a roll, a move and a win' };
+const TEXT = { on: t('sound.on'), off: t('sound.off'), title: t('sound.title') };
 
 let audio = null;
 /** What each game last looked like here: id → { rollCount, version, over }. */

@@ -34,7 +34,7 @@ export function renderTableFeed(game) {
     const head = document.querySelector(`[data-testid="player-${seat}"]`);
     if (head && !head.querySelector('.bot-mark')) {
       const level = game.botLevels?.[seat] ?? 'simple';
-      head.append(h('span', { class: 'bot-mark', 'data-testid': `bot-mark-${seat}`, title: t('feed.botSeat', { level }) }, level === 'strong' ? `${t('feed.bot')} ★` : t('feed.bot')));
+      head.append(h('span', { class: 'bot-mark', 'data-testid': `bot-mark-${seat}`, title: t('feed.botSeat', { level: { key: `feed.botLevels.${level}` } }) }, level === 'strong' ? `${t('feed.bot')} ★` : t('feed.bot')));
     }
   }
 }

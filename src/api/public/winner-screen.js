@@ -2,17 +2,18 @@
 // with the winner, the final standings and a Rematch button (same players and
 // options, POST /api/games/:id/rematch), a new game, or a look at the final board.
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
-/** Every text of the screen, in one place (to be keyed for translation later). */
+/** Every text of the screen, in one place: the words are in i18n/*.json under `winner`. */
 const TEXT = {
-  eyebrow: 'Game over',
-  wins: (name) => `${name} wins!`,
-  shared: (names) => `Shared win: ${names.join(' & ')}`,
-  none: 'No winner',
-  rematch: (players) => `Rematch: ${players.join(', ')}`,
-  newGame: 'Start a new game',
-  showBoard: 'Show the final board',
-  place: (n) => `${n}.`,
+  eyebrow: t('common.gameOver'),
+  wins: (name) => t('winner.wins', { name }),
+  shared: (names) => t('winner.shared', { names }),
+  none: t('winner.none'),
+  rematch: (players) => t('winner.rematch', { players }),
+  newGame: t('winner.newGame'),
+  showBoard: t('winner.showBoard'),
+  place: (number) => t('winner.place', { number }),
 };
 
 /** Games whose winner screen was put aside on this page, to look at the final board. */
