@@ -1,8 +1,8 @@
 /**
  * The live feed, WebSocket /ws. The server sends `snapshot` on connect, then
- * `patch` (what changed in a game's view, view-diff.ts), `tower` and `notice`
- * on every change. Each game's changes are numbered (`seq`, one more per
- * change); a client whose patch does not follow on from the view it holds
+ * `patch` (what changed in a game's view, view-diff.ts; the changes of one
+ * game within one turn of the event loop as one), `tower` and `notice`. Each
+ * game's patches are numbered (`seq`, one more per patch); a client whose patch does not follow on from the view it holds
  * asks for the view with `resync` and gets it as `game`. Clients may send the messages
  * of CLIENT_MESSAGES: each is checked against its schema like a REST body,
  * answered, or refused with an `error` naming the problem. A client that keeps
@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { TableError, type Table, type TableEvent, type TableGame } from '../table.js';
 import { gameView, type GameView } from './views.js';
-import { diffViews, type Json } from './view-diff.js';
+import { diffViews, type Json, type PatchOp } from './view-diff.js';
 import type { OperatorAuth } from './operator-auth.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { epochChanged } from './integration-routes.js';
@@ -109,6 +109,9 @@ export type ClientMessageType = keyof typeof CLIENT_MESSAGES;
 
 /** The messages the server sends, for the README and the tests. */
 export const SERVER_MESSAGES = ['snapshot', 'game', 'patch', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error', 'event'] as const;
+
+/** A `patch` message's text: the change of game `gameId` from seq - 1 to `seq`. */
+export const patchMessage = (gameId: string, seq: number, ops: readonly PatchOp[]) => JSON.stringify({ type: 'patch', v: 1, gameId, seq, ops });
 
 type Parsed = { ok: true; type: ClientMessageType; body: Record<string, unknown> } | { ok: false; code: string; message: string };
 
@@ -225,7 +228,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
       const previous = before?.get(key);
       text = Buffer.from(
         previous
-          ? JSON.stringify({ type: 'patch', v: 1, gameId: game.id, seq, ops: diffViews(previous as unknown as Json, view as unknown as Json) })
+          ? patchMessage(game.id, seq, diffViews(previous as unknown as Json, view as unknown as Json))
           : JSON.stringify({ type: 'game', v: 1, seq, game: view }),
       );
       texts.set(key, text);
@@ -237,8 +240,27 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
     }
   };
 
+  /**
+   * Changes of a game that come within one turn of the event loop (a roll, then the bot's holds right after it) go out as
+   * one patch from the last version: one diff and one message per audience instead of one per change. Flushed before a
+   * tower or notice message, so those never overtake the game change they follow.
+   */
+  const pending = new Map<string, TableGame>();
+  let flushing: NodeJS.Immediate | undefined;
+  const flush = () => {
+    if (flushing) clearImmediate(flushing);
+    flushing = undefined;
+    const games = [...pending.values()];
+    pending.clear();
+    for (const game of games) broadcastGame(game);
+  };
   const unsubscribe = table.subscribe((event: TableEvent) => {
-    if (event.type === 'game') return broadcastGame(event.game);
+    if (event.type === 'game') {
+      pending.set(event.game.id, event.game);
+      flushing ??= setImmediate(flush);
+      return;
+    }
+    flush();
     if (clients.size === 0) return;
     const text = Buffer.from(JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message }));
     for (const socket of clients.keys()) deliver(socket, text);
@@ -265,6 +287,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
   heartbeat.unref();
   api.addHook('onClose', async () => {
     clearInterval(heartbeat);
+    if (flushing) clearImmediate(flushing);
     unsubscribe();
     offToken();
   });
