@@ -14,7 +14,7 @@ import { Table, type TableGame } from '../../src/table.js';
 import { createDiceReader } from '../../src/vision/index.js';
 import { gameView, type GameView } from '../../src/api/views.js';
 import { patchMessage } from '../../src/api/feed.js';
-import { diffViews, type Json } from '../../src/api/view-diff.js';
+import { diffViews, toWire, type Json } from '../../src/api/view-diff.js';
 import { numberFlag, printFigures, printTable, round } from './lib.js';
 
 const rolls = numberFlag('rolls', 60);
@@ -50,7 +50,7 @@ function measure(game: TableGame) {
   total += bytes;
   let inOps = 0;
   for (const op of ops) {
-    const b = Buffer.byteLength(JSON.stringify(op)) + 1;
+    const b = Buffer.byteLength(JSON.stringify(toWire(op))) + 1;
     inOps += b;
     const field = op.path.split('/')[1] ?? '(root)';
     byField.set(field, (byField.get(field) ?? 0) + b);

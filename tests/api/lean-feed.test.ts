@@ -13,7 +13,7 @@ import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import { GAMES } from '../../src/games/index.js';
-import { liveGames } from '../../src/api/public/view-patch.js';
+import { fromWire, liveGames } from '../../src/api/public/view-patch.js';
 import { secretDuel } from './secret-duel.js';
 
 let app: FastifyInstance;
@@ -199,8 +199,7 @@ describe('the lean feed', () => {
     await table.roll(id, [2]); // Bob's
     await expect.poll(() => pub.view(id)?.rollCount).toBe(2);
     await expect.poll(() => ann.view(id)?.rollCount).toBe(2);
-    type Op = { op: string; path: string; value?: unknown };
-    const opsOf = (c: Awaited<ReturnType<typeof viewer>>) => c.messages.filter((m) => m.type === 'patch' && m.gameId === id).flatMap((m) => m.ops as Op[]);
+    const opsOf = (c: Awaited<ReturnType<typeof viewer>>) => c.messages.filter((m) => m.type === 'patch' && m.gameId === id).flatMap((m) => (m.ops as unknown[]).map(fromWire));
     // Where a die shows: the state, the board (its dice and players' values), the last and recent rolls.
     const secretPlace = /^\/(state\/dice|board\/dice|board\/players\/\d+\/values|lastRoll|recentRolls)/;
     expect(opsOf(pub).filter((o) => secretPlace.test(o.path))).toEqual([]);
