@@ -8,9 +8,8 @@
  * the game). Each change's latency is measured from the moment the table
  * emitted it (just before the app sends it to every socket) to the moment each
  * client has it applied (its arrival plus its own parse and apply, timed alone:
- * see fan-out-clients.ts), or a later change of the same game that carries it
- * (the feed sends the changes of one turn of the event loop as one patch);
- * every change must reach every client (`lost` must be 0), none twice. The bytes of the game messages (`game` and `patch`) each
+ * see fan-out-clients.ts); every change must reach every client (`lost` must
+ * be 0), none twice. The bytes of the game messages (`game` and `patch`) each
  * client gets are counted per roll. The server's CPU (share of one core) and
  * memory (RSS) are sampled over the rolling window.
  *
@@ -133,25 +132,12 @@ let duplicates = 0;
 let towerLost = 0;
 let gameBytes = 0;
 let resyncs = 0;
-/** `id@version` as the table emitted it and the clients report it. */
-const parseKey = (key: string) => {
-  const at = key.lastIndexOf('@');
-  return { id: key.slice(0, at), version: Number(key.slice(at + 1)) };
-};
 for (const c of seen.clients) {
-  // Per game, the versions the client applied, in order: the feed sends the changes of one turn of the event loop as
-  // one patch, so a change reaches a client with the first view it applies that is at least as new.
-  const applied = new Map<string, Array<{ version: number; at: number }>>();
-  for (const [key, at] of c.games) {
-    const { id, version } = parseKey(key);
-    applied.set(id, [...(applied.get(id) ?? []), { version, at }]);
-  }
-  for (const views of applied.values()) views.sort((a, b) => a.version - b.version);
+  const arrived = new Map(c.games);
   for (const [key, at] of emitted) {
-    const { id, version } = parseKey(key);
-    const got = applied.get(id)?.find((v) => v.version >= version);
+    const got = arrived.get(key);
     if (got === undefined) lost++;
-    else latencies.push(got.at - at);
+    else latencies.push(got - at);
   }
   duplicates += c.duplicates;
   gameBytes += c.gameBytes;

@@ -2,8 +2,7 @@
  * Where the lean feed's bytes go: the same game as `bench:fanout` (simulated
  * tower, real reader, Dice Poker, the bot deciding between rolls, same seeds),
  * with no sockets. Each change is diffed from the view before it as the feed
- * does for the public (src/api/feed.ts: the changes of one turn of the event
- * loop as one patch), and the bytes of each patch message
+ * does for the public (src/api/feed.ts), and the bytes of each patch message
  * are split by the view's top-level field its operations touch (the message's
  * own envelope apart). Prints bytes per roll per field.
  *
@@ -24,15 +23,8 @@ const held = new Map<string, GameView>();
 const byField = new Map<string, number>();
 let total = 0;
 let wholeViews = 0;
-// As the feed does: the changes of a game within one turn of the event loop go as one patch.
-const pending = new Map<string, TableGame>();
 table.subscribe((event) => {
-  if (event.type !== 'game') return;
-  if (pending.size === 0) setImmediate(() => {
-    for (const game of pending.values()) measure(game);
-    pending.clear();
-  });
-  pending.set(event.game.id, event.game);
+  if (event.type === 'game') measure(event.game);
 });
 function measure(game: TableGame) {
   const view = gameView(table, game);
@@ -66,7 +58,6 @@ for (let i = 0; i < rolls; i++) {
   for (let choice = table.definition(game).bot(game.state, () => bot.next()); choice && !table.definition(game).result(game.state); choice = table.definition(game).bot(game.state, () => bot.next())) {
     game = table.act(game.id, choice);
   }
-  await new Promise((resolve) => setTimeout(resolve, 20)); // the next throw comes later, as the tower's do
 }
 const rows = [...byField.entries()].sort((a, b) => b[1] - a[1]).map(([field, bytes]) => [field, round(bytes / rolls)] as [string, number]);
 rows.push(['(whole views of new games)', round(wholeViews / rolls)]);

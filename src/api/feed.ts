@@ -1,8 +1,8 @@
 /**
  * The live feed, WebSocket /ws. The server sends `snapshot` on connect, then
- * `patch` (what changed in a game's view, view-diff.ts; the changes of one
- * game within one turn of the event loop as one), `tower` and `notice`. Each
- * game's patches are numbered (`seq`, one more per patch); a client whose patch does not follow on from the view it holds
+ * `patch` (what changed in a game's view, view-diff.ts), `tower` and `notice`
+ * on every change. Each game's changes are numbered (`seq`, one more per
+ * change); a client whose patch does not follow on from the view it holds
  * asks for the view with `resync` and gets it as `game`. Clients may send the messages
  * of CLIENT_MESSAGES: each is checked against its schema like a REST body,
  * answered, or refused with an `error` naming the problem. A client that keeps
@@ -240,27 +240,8 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
     }
   };
 
-  /**
-   * Changes of a game that come within one turn of the event loop (a roll, then the bot's holds right after it) go out as
-   * one patch from the last version: one diff and one message per audience instead of one per change. Flushed before a
-   * tower or notice message, so those never overtake the game change they follow.
-   */
-  const pending = new Map<string, TableGame>();
-  let flushing: NodeJS.Immediate | undefined;
-  const flush = () => {
-    if (flushing) clearImmediate(flushing);
-    flushing = undefined;
-    const games = [...pending.values()];
-    pending.clear();
-    for (const game of games) broadcastGame(game);
-  };
   const unsubscribe = table.subscribe((event: TableEvent) => {
-    if (event.type === 'game') {
-      pending.set(event.game.id, event.game);
-      flushing ??= setImmediate(flush);
-      return;
-    }
-    flush();
+    if (event.type === 'game') return broadcastGame(event.game);
     if (clients.size === 0) return;
     const text = Buffer.from(JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message }));
     for (const socket of clients.keys()) deliver(socket, text);
@@ -287,7 +268,6 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
   heartbeat.unref();
   api.addHook('onClose', async () => {
     clearInterval(heartbeat);
-    if (flushing) clearImmediate(flushing);
     unsubscribe();
     offToken();
   });
