@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { TableError, type Table, type TableEvent, type TableGame } from '../table.js';
 import { gameView, type GameView } from './views.js';
-import { diffViews, type Json } from './view-diff.js';
+import { diffViews, toWire, type Json, type PatchOp } from './view-diff.js';
 import type { OperatorAuth } from './operator-auth.js';
 import { bodyProblem, MAX_BODY_KEYS } from './body-limits.js';
 import { epochChanged } from './integration-routes.js';
@@ -109,6 +109,9 @@ export type ClientMessageType = keyof typeof CLIENT_MESSAGES;
 
 /** The messages the server sends, for the README and the tests. */
 export const SERVER_MESSAGES = ['snapshot', 'game', 'patch', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error', 'event'] as const;
+
+/** A `patch` message's text: the change of game `gameId` from seq - 1 to `seq`, its operations as arrays (view-diff.ts's WireOp). */
+export const patchMessage = (gameId: string, seq: number, ops: readonly PatchOp[]) => JSON.stringify({ type: 'patch', v: 1, gameId, seq, ops: ops.map(toWire) });
 
 type Parsed = { ok: true; type: ClientMessageType; body: Record<string, unknown> } | { ok: false; code: string; message: string };
 
@@ -225,7 +228,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
       const previous = before?.get(key);
       text = Buffer.from(
         previous
-          ? JSON.stringify({ type: 'patch', v: 1, gameId: game.id, seq, ops: diffViews(previous as unknown as Json, view as unknown as Json) })
+          ? patchMessage(game.id, seq, diffViews(previous as unknown as Json, view as unknown as Json))
           : JSON.stringify({ type: 'game', v: 1, seq, game: view }),
       );
       texts.set(key, text);

@@ -5,8 +5,9 @@
  * (fast-json-patch, jsondiffpatch and rfc6902 are not in node_modules); this
  * one knows the shapes a view has: objects compared key by key, and arrays
  * whose elements stay in place or slide along (the recent rolls and the table
- * feed drop their oldest entry and take a new one at the end). The browser's
- * side, applying it, is public/view-patch.js.
+ * feed drop their oldest entry and take a new one at the end). The feed sends
+ * each operation as an array (`WireOp`). The browser's side, applying it, is
+ * public/view-patch.js.
  */
 
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
@@ -15,6 +16,17 @@ export type PatchOp =
   | { readonly op: 'add'; readonly path: string; readonly value: Json }
   | { readonly op: 'remove'; readonly path: string }
   | { readonly op: 'replace'; readonly path: string; readonly value: Json };
+
+/**
+ * An operation as the feed sends it: RFC 6902's fields by position, `[op, path]` for a remove and `[op, path, value]`
+ * for an add or replace. `{"op":…,"path":…,"value":…}` spelled out is some 20 bytes an operation, most of a small one.
+ */
+export type WireOp = readonly ['remove', string] | readonly ['add' | 'replace', string, Json];
+
+export const toWire = (op: PatchOp): WireOp => (op.op === 'remove' ? [op.op, op.path] : [op.op, op.path, op.value]);
+
+/** The bytes `ops` take on the wire. */
+const wireLength = (ops: readonly PatchOp[]) => JSON.stringify(ops.map(toWire)).length;
 
 /** A key as a JSON Pointer segment (RFC 6901): `~` and `/` escaped. */
 const segment = (key: string | number) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
@@ -53,7 +65,7 @@ function diffInto(before: Json, after: Json, path: string, ops: PatchOp[]): void
   }
   // Many changes inside one array or object (a list filled, a board redrawn): the whole new value, when that is shorter.
   const whole: PatchOp = { op: 'replace', path, value: after };
-  if (inner.length > 1 && path !== '' && JSON.stringify(whole).length < JSON.stringify(inner).length) ops.push(whole);
+  if (inner.length > 1 && path !== '' && wireLength([whole]) < wireLength(inner)) ops.push(whole);
   else ops.push(...inner);
 }
 

@@ -13,7 +13,7 @@ import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import { GAMES } from '../../src/games/index.js';
-import { liveGames } from '../../src/api/public/view-patch.js';
+import { fromWire, liveGames } from '../../src/api/public/view-patch.js';
 import { secretDuel } from './secret-duel.js';
 
 let app: FastifyInstance;
@@ -108,6 +108,28 @@ describe('the lean feed', () => {
     c.ws.close();
   });
 
+  it("numbers a game's changes one by one, each its own patch, however close together they come", async () => {
+    const id = table.create('dice-poker', ['Ann', 'Bob']).id;
+    const c = await viewer();
+    await play(id, 1);
+    await expect.poll(() => c.view(id)?.version).toBe(table.get(id).version);
+    const before = c.raw.length;
+    const from = c.live.games.get(id)!.seq;
+    // A roll and two holds right after it, with no turn of the event loop between them (the bot's answer to a throw).
+    const hold = (die: number) => ({ type: 'hold', dice: [die] });
+    await table.roll(id, [2, 2, 5, 6, 1]);
+    table.act(id, hold(0));
+    table.act(id, hold(1));
+    const version = table.get(id).version;
+    await expect.poll(() => c.view(id)?.version).toBe(version);
+    const sent = c.raw.slice(before).filter((t) => t.startsWith('{"type":"patch"'));
+    expect(sent).toHaveLength(3);
+    expect(c.live.games.get(id)!.seq).toBe(from + 3);
+    expect(c.view(id)).toEqual(await restView(id));
+    expect(c.resyncs).toEqual([]);
+    c.ws.close();
+  });
+
   it('a viewer that misses a patch asks for the game again and goes on with no gap and nothing twice', async () => {
     const id = table.create('dice-poker', ['Ann', 'Bob']).id;
     const c = await viewer();
@@ -173,8 +195,7 @@ describe('the lean feed', () => {
     await table.roll(id, [2]); // Bob's
     await expect.poll(() => pub.view(id)?.rollCount).toBe(2);
     await expect.poll(() => ann.view(id)?.rollCount).toBe(2);
-    type Op = { op: string; path: string; value?: unknown };
-    const opsOf = (c: Awaited<ReturnType<typeof viewer>>) => c.messages.filter((m) => m.type === 'patch' && m.gameId === id).flatMap((m) => m.ops as Op[]);
+    const opsOf = (c: Awaited<ReturnType<typeof viewer>>) => c.messages.filter((m) => m.type === 'patch' && m.gameId === id).flatMap((m) => (m.ops as unknown[]).map(fromWire));
     // Where a die shows: the state, the board (its dice and players' values), the last and recent rolls.
     const secretPlace = /^\/(state\/dice|board\/dice|board\/players\/\d+\/values|lastRoll|recentRolls)/;
     expect(opsOf(pub).filter((o) => secretPlace.test(o.path))).toEqual([]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { diffViews, jsonEqual, type Json } from '../../src/api/view-diff.js';
-import { applyPatch, liveGames } from '../../src/api/public/view-patch.js';
+import { diffViews, jsonEqual, toWire, type Json } from '../../src/api/view-diff.js';
+import { applyPatch, fromWire, liveGames } from '../../src/api/public/view-patch.js';
 
 /** As the wire carries them: the patch and the views through JSON. */
 const wire = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -122,7 +122,7 @@ describe('applyPatch', () => {
 
 describe('liveGames', () => {
   const view = (version: number, dice: number[]) => ({ id: 'g1', version, board: { dice } });
-  const patch = (seq: number, from: Json, to: Json) => ({ type: 'patch', gameId: 'g1', seq, ops: diffViews(from, to) });
+  const patch = (seq: number, from: Json, to: Json) => wire({ type: 'patch', gameId: 'g1', seq, ops: diffViews(from, to).map(toWire) });
 
   it('applies the patches that follow on, ignores one it had, asks again after a gap', () => {
     const live = liveGames();
@@ -140,6 +140,31 @@ describe('liveGames', () => {
     const live = liveGames();
     expect(live.take(patch(1, view(1, [1]), view(2, [2])))).toEqual({ resync: 'g1' });
     live.take({ type: 'game', seq: 1, game: view(1, [1]) });
-    expect(live.take({ type: 'patch', gameId: 'g1', seq: 2, ops: [{ op: 'remove', path: '/nothing' }] })).toEqual({ resync: 'g1' });
+    expect(live.take({ type: 'patch', gameId: 'g1', seq: 2, ops: [['remove', '/nothing']] })).toEqual({ resync: 'g1' });
+    // An operation not in the wire's form is no patch that fits either.
+    live.take({ type: 'game', seq: 1, game: view(1, [1]) });
+    expect(live.take({ type: 'patch', gameId: 'g1', seq: 2, ops: [{ op: 'replace', path: '/version', value: 2 }] })).toEqual({ resync: 'g1' });
+  });
+});
+
+describe('the wire form of an operation', () => {
+  it('sends each operation as an array and reads it back as RFC 6902 writes it', () => {
+    const before = { id: 'g1', version: 3, board: { dice: [1, 2], held: [true, false] }, feed: ['Ann threw 1 2', 'Bob threw 5 5', 'Ann held 1'] };
+    const after = { id: 'g1', version: 4, board: { dice: [1, 5] }, feed: ['Bob threw 5 5', 'Ann held 1', 'Ann threw 5'] };
+    const ops = diffViews(before, after);
+    const sent = wire(ops.map(toWire));
+    expect(sent).toContainEqual(['replace', '/version', 4]);
+    expect(sent).toContainEqual(['remove', '/feed/0']);
+    expect(sent.every(Array.isArray)).toBe(true);
+    expect(sent.map(fromWire)).toEqual(ops);
+    expect(applyPatch(wire(before) as Json, sent.map(fromWire))).toEqual(after);
+    // A third or so of the bytes of the spelled-out form.
+    expect(JSON.stringify(sent).length).toBeLessThan(JSON.stringify(ops).length * 0.7);
+  });
+
+  it('refuses an operation that is not one, naming it', () => {
+    for (const bad of [['add', '/x'], ['remove', '/x', 1], ['move', '/x', '/y'], ['replace', 3, 1], { op: 'remove', path: '/x' }, null]) {
+      expect(() => fromWire(bad)).toThrow(/A patch operation must be \["remove", path\]/);
+    }
   });
 });

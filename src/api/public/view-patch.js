@@ -1,6 +1,7 @@
 // The lean feed on the pages' side: game views kept per game with the feed's
 // sequence number, `patch` messages (JSON Patch, RFC 6902: add, remove,
-// replace; made by src/api/view-diff.ts) applied to them, and a game asked for
+// replace, each sent as [op, path] or [op, path, value]; made by
+// src/api/view-diff.ts) applied to them, and a game asked for
 // again (`resync`) when a patch does not follow on from the view held.
 
 /** A JSON Pointer's segments (RFC 6901); the root is ''. */
@@ -47,6 +48,16 @@ function along(doc, keys, change) {
   const child = Array.isArray(doc) ? doc[Number(key)] : doc !== null && typeof doc === 'object' && Object.hasOwn(doc, key) ? doc[key] : undefined;
   if (child === undefined) throw new Error(`There is no '${key}' on the way.`);
   return withKey(doc, key, along(child, rest, change), false);
+}
+
+/** An operation as the feed sends it ([op, path] for remove, [op, path, value] for add and replace) as RFC 6902 writes it. */
+export function fromWire(op) {
+  const [name, path, value] = Array.isArray(op) ? op : [];
+  const size = name === 'remove' ? 2 : name === 'add' || name === 'replace' ? 3 : 0;
+  if (!Array.isArray(op) || size === 0 || op.length !== size || typeof path !== 'string') {
+    throw new Error(`A patch operation must be ["remove", path], ["add", path, value] or ["replace", path, value], not ${JSON.stringify(op)}.`);
+  }
+  return size === 2 ? { op: name, path } : { op: name, path, value };
 }
 
 /**
@@ -109,7 +120,7 @@ export function liveGames() {
       }
       let view;
       try {
-        view = applyPatch(known.view, message.ops);
+        view = applyPatch(known.view, message.ops.map(fromWire));
       } catch {
         asked.add(message.gameId); // a patch that does not fit the view held: the whole view, then
         return { resync: message.gameId };

@@ -1,0 +1,66 @@
+/**
+ * Where the lean feed's bytes go: the same game as `bench:fanout` (simulated
+ * tower, real reader, Dice Poker, the bot deciding between rolls, same seeds),
+ * with no sockets. Each change is diffed from the view before it as the feed
+ * does for the public (src/api/feed.ts), and the bytes of each patch message
+ * are split by the view's top-level field its operations touch (the message's
+ * own envelope apart). Prints bytes per roll per field.
+ *
+ *   npx tsx scripts/bench/feed-bytes.ts [-- --rolls 60]
+ */
+import { SeededRandom, createSimulator } from '../../src/hardware/index.js';
+import { Table, type TableGame } from '../../src/table.js';
+import { createDiceReader } from '../../src/vision/index.js';
+import { gameView, type GameView } from '../../src/api/views.js';
+import { patchMessage } from '../../src/api/feed.js';
+import { diffViews, toWire, type Json } from '../../src/api/view-diff.js';
+import { numberFlag, printFigures, printTable, round } from './lib.js';
+
+const rolls = numberFlag('rolls', 60);
+const sim = createSimulator({ seed: 21, colours: ['red'] });
+const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader(), botDelayMs: 0 });
+const held = new Map<string, GameView>();
+const byField = new Map<string, number>();
+let total = 0;
+let wholeViews = 0;
+table.subscribe((event) => {
+  if (event.type === 'game') measure(event.game);
+});
+function measure(game: TableGame) {
+  const view = gameView(table, game);
+  const before = held.get(game.id);
+  held.set(game.id, view);
+  if (!before) {
+    const bytes = Buffer.byteLength(JSON.stringify({ type: 'game', v: 1, seq: 1, game: view }));
+    wholeViews += bytes;
+    total += bytes;
+    return;
+  }
+  const ops = diffViews(before as unknown as Json, view as unknown as Json);
+  const text = patchMessage(game.id, 1, ops);
+  const bytes = Buffer.byteLength(text);
+  total += bytes;
+  let inOps = 0;
+  for (const op of ops) {
+    const b = Buffer.byteLength(JSON.stringify(toWire(op))) + 1;
+    inOps += b;
+    const field = op.path.split('/')[1] ?? '(root)';
+    byField.set(field, (byField.get(field) ?? 0) + b);
+  }
+  byField.set('(envelope)', (byField.get('(envelope)') ?? 0) + bytes - inOps);
+}
+
+const bot = new SeededRandom(3);
+let game = table.create('dice-poker', ['Ann', 'Bob']);
+for (let i = 0; i < rolls; i++) {
+  if (table.definition(game).result(game.state)) game = table.create('dice-poker', ['Ann', 'Bob']);
+  game = await table.roll(game.id);
+  for (let choice = table.definition(game).bot(game.state, () => bot.next()); choice && !table.definition(game).result(game.state); choice = table.definition(game).bot(game.state, () => bot.next())) {
+    game = table.act(game.id, choice);
+  }
+}
+const rows = [...byField.entries()].sort((a, b) => b[1] - a[1]).map(([field, bytes]) => [field, round(bytes / rolls)] as [string, number]);
+rows.push(['(whole views of new games)', round(wholeViews / rolls)]);
+console.log(`Feed bytes per roll by view field, public audience, ${rolls} rolls`);
+printTable(['field', 'bytes per roll'], [...rows, ['total', round(total / rolls)]]);
+printFigures('feed-bytes', { rolls, bytesPerRoll: round(total / rolls), byField: Object.fromEntries(rows) });
