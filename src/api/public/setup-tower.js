@@ -80,6 +80,8 @@ export function startTowerSetup(tower) {
   const poll = async () => {
     try {
       showTower(await api('GET', '/api/setup/tower'));
+    } catch {
+      // The server restarting, or a refusal the toast has shown: the next poll tries again.
     } finally {
       setTimeout(poll, POLL_MS);
     }
