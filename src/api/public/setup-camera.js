@@ -3,24 +3,36 @@
 // with corners to drag, then a shot of each colour's dice — with the warnings the calibration gives, in words.
 import { h, s } from './dom.js';
 import { api } from './operator-page.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Every text this module shows, in one place (for the translations to come). */
+/** Every text this module shows, in one place (i18n/*.json, section setup.camera). */
 const TEXT = {
-  automatic: 'Automatic',
-  exposure: (v) => `Exposure ${v} (× 100 µs)`,
-  whiteBalance: (v) => `White balance ${v} K`,
-  saved: (c) => `Saved for the next start: camera ${c.source}, exposure ${c.exposure ?? 'automatic'}, white balance ${c.whiteBalance === null ? 'automatic' : `${c.whiteBalance} K`}.`,
-  notSaved: 'Nothing saved yet: the next start uses its options, or the simulator.',
-  allTaken: 'The camera took these settings.',
-  noCalibration: 'Not calibrated yet: empty the tray and take its shot.',
-  calibrated: (c) => `Tray ${c.tray ? `${c.tray.width}×${c.tray.height} at (${c.tray.x}, ${c.tray.y})` : 'fills the frame'}; ${c.marks.length} mark${c.marks.length === 1 ? '' : 's'} the reader ignores; die edge ${c.dieSize === null ? 'not measured yet' : `${Math.round(c.dieSize * 10) / 10} px`}; colours measured: ${c.colours.length ? c.colours.join(', ') : 'none yet'}.`,
-  diceStep: (colour) => `Put in your ${colour} dice, flat and apart, then take their shot.`,
-  diceShot: (colour) => `Shoot the ${colour} dice`,
-  needed: (colours) => (colours.length ? `The games need the camera to know: ${colours.join(', ')}.` : 'No game needs colours told apart; measure the colour of the dice you use.'),
-  kept: (kept) => `Kept from before: ${kept.join('; ')}.`,
-  dragHint: 'Drag a corner of the tray region to where the tray floor ends.',
+  automatic: t('setup.camera.automatic'),
+  exposure: (v) => t('setup.camera.exposure', { value: v }),
+  whiteBalance: (v) => t('setup.camera.whiteBalance', { value: v }),
+  saved: (c) =>
+    t('setup.camera.saved', {
+      source: c.source,
+      exposure: c.exposure ?? { key: 'setup.camera.auto' },
+      whiteBalance: c.whiteBalance === null ? { key: 'setup.camera.auto' } : { key: 'setup.camera.kelvin', params: { value: c.whiteBalance } },
+    }),
+  notSaved: t('setup.camera.notSaved'),
+  allTaken: t('setup.camera.allTaken'),
+  noCalibration: t('setup.camera.noCalibration'),
+  calibrated: (c) =>
+    t('setup.camera.calibrated', {
+      tray: c.tray ? { key: 'setup.camera.trayAt', params: c.tray } : { key: 'setup.camera.trayFills' },
+      marks: { key: 'setup.camera.marks', params: { count: c.marks.length } },
+      edge: c.dieSize === null ? { key: 'setup.camera.edgeUnmeasured' } : { key: 'setup.camera.edge', params: { size: Math.round(c.dieSize * 10) / 10 } },
+      colours: c.colours.length ? c.colours.join(', ') : { key: 'setup.camera.coloursNone' },
+    }),
+  diceStep: (colour) => t('setup.camera.diceStep', { colour }),
+  diceShot: (colour) => t('setup.camera.diceShot', { colour }),
+  needed: (colours) => (colours.length ? t('setup.camera.needed', { colours: colours.join(', ') }) : t('setup.camera.neededNone')),
+  kept: (kept) => t('setup.camera.kept', { kept: kept.join('; ') }),
+  dragHint: t('setup.camera.dragHint'),
 };
 
 // --- exposure and white balance --------------------------------------------------------------
