@@ -32,7 +32,8 @@ Options of serve (environment variables in brackets):
                      /setup.html, else sim); a real camera without a tower
                      mechanism reads dice thrown by hand
   --serial PORT      The tower's Arduino: auto (found by USB id) or a device
-                     path like /dev/ttyACM0 [DICE_TOWER_SERIAL]; needs --camera
+                     path like /dev/ttyACM0 [DICE_TOWER_SERIAL] (default: the
+                     board connected on /setup.html, else none); needs --camera
   --tower-tip DEG    Tray servo angle when tipping (default: set on /setup.html,
                      else 150)
   --tower-rest DEG   Tray servo angle at rest (default: set on /setup.html,
@@ -108,7 +109,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           rollMs: integer('roll-ms', values['roll-ms'] ?? '1200', 0, 60_000),
           logLevel: values['log-level'] ?? 'warn',
           ...(values.camera ?? env.DICE_TOWER_CAMERA ? { camera: (values.camera ?? env.DICE_TOWER_CAMERA) as string } : {}),
-          serial: values.serial ?? env.DICE_TOWER_SERIAL ?? null,
+          ...(values.serial ?? env.DICE_TOWER_SERIAL ? { serial: (values.serial ?? env.DICE_TOWER_SERIAL) as string } : {}),
           ...(values['tower-tip'] === undefined ? {} : { towerTip: integer('tower-tip', values['tower-tip'], 0, 180) }),
           ...(values['tower-rest'] === undefined ? {} : { towerRest: integer('tower-rest', values['tower-rest'], 0, 180) }),
           towerHoldMs: integer('tower-hold-ms', values['tower-hold-ms'] ?? '800', 0, 10_000),

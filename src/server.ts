@@ -15,8 +15,8 @@ import { loadExportSigner, type ExportSigner } from './audit/export-signing.js';
 import { buildApp } from './api/app.js';
 import { TestRolls } from './setup/test-rolls.js';
 import { cameraToUse, readCameraChoice } from './setup/camera-choice.js';
-import { boardSetup } from './setup/board.js';
 import { anglesToUse, readTrayAngles, writeTrayAngles } from './setup/tray-angles.js';
+import { readSerialChoice, serialToUse, TowerLink, writeSerialChoice } from './setup/tower-link.js';
 import type { FirmataTower } from './hardware/firmata-tower.js';
 import type { SetupHardware } from './api/setup-routes.js';
 import { createOperatorToken, readOperatorToken, writeOperatorToken } from './api/operator-token.js';
@@ -43,8 +43,8 @@ export interface ServeConfig {
    * the setup page (camera.json in the data directory), else the simulator.
    */
   readonly camera?: string;
-  /** The tower's serial port: null (no tower board), 'auto' (find the Arduino by USB id) or a device path. */
-  readonly serial: string | null;
+  /** The tower's serial port: null (no tower board), 'auto' (find the Arduino by USB id) or a device path; absent: the one connected on the setup page (serial.json), else none. */
+  readonly serial?: string | null;
   /** Tray servo angles (degrees; absent: those set on the setup page, tray.json, else 150 and 30) and timings (ms) of a roll cycle on a real tower. */
   readonly towerTip?: number;
   readonly towerRest?: number;
@@ -83,9 +83,9 @@ export interface ServeConfig {
  * The hardware the options name: the simulator; a real camera over dice thrown
  * by hand; or a real camera over a tower board on a serial port.
  */
-async function hardware(config: ServeConfig & { readonly camera: string; readonly towerTip: number; readonly towerRest: number }): Promise<{ tower: Tower; camera: Camera; video?: VideoCamera | null; description: string; close: () => Promise<void>; live?: boolean }> {
+async function hardware(config: ServeConfig & { readonly camera: string; readonly serial: string | null }): Promise<{ tower: Tower; camera: Camera; video?: VideoCamera | null; description: string; close: () => Promise<void>; live?: boolean }> {
   if (config.camera === 'sim') {
-    if (config.serial) throw new Error('a tower board (--serial) needs a real camera (--camera 0, /dev/video0...): the simulated camera only sees simulated dice');
+    if (config.serial) throw new Error('a tower board (--serial, or the one connected on /setup.html) needs a real camera (--camera 0, /dev/video0...): the simulated camera only sees simulated dice');
     const sim = createSimulator({ seed: config.seed, colours: config.colours, rollMs: config.rollMs });
     return { tower: sim.tower, camera: sim.camera, description: `simulated tower, seed ${config.seed}`, close: async () => {} };
   }
@@ -95,34 +95,30 @@ async function hardware(config: ServeConfig & { readonly camera: string; readonl
   const video = isFolder ? null : await openVideoCamera({ source, width: 1280, height: 720, exposure: config.exposure ?? null, whiteBalance: config.whiteBalance ?? null });
   for (const warning of video ? refusedSettings(config, video) : []) process.stderr.write(`dice-tower: warning: ${warning}\n`);
   const device = video ?? openFolderCamera(source as string);
-  const closeCamera = async () => video?.close();
   // A live stream (not a folder of stills) is read only once the dice have settled.
   const live = !isFolder;
   // A camera device's frames always differ a little (sensor noise): the same picture twice means it froze. A replayed file may repeat one.
   const camera = checkedCamera(device, { refuseRepeats: isCameraDevice(source) });
-  if (!config.serial) return { tower: createHandTower(), camera, video, description: `camera ${config.camera}, dice thrown by hand`, close: closeCamera, live };
-  // johnny-five is loaded only when a board is used: it is slow to load and the simulator does not need it.
-  const { FirmataTower } = await import('./hardware/firmata-tower.js');
-  const { serialTransport } = await import('./hardware/serial-ports.js');
-  const tower = new FirmataTower({
-    openTransport: serialTransport({ path: config.serial }),
-    tipAngle: config.towerTip,
-    restAngle: config.towerRest,
-    holdMs: config.towerHoldMs,
-    returnTimeoutMs: config.towerReturnMs,
-  });
-  await tower.connect();
-  await tower.setLight(config.light);
-  return {
-    tower,
-    camera,
-    video,
-    live,
-    description: `tower on ${config.serial === 'auto' ? 'the Arduino found by USB id' : config.serial}, camera ${config.camera}`,
-    close: async () => {
+  // Dice thrown by hand until a tower board is connected (TowerLink, below).
+  return { tower: createHandTower(), camera, video, description: `camera ${config.camera}`, close: async () => video?.close(), live };
+}
+
+/** The board on `port` driven as the options and the saved angles say, connected and lit (johnny-five is loaded only then: it is slow to load). */
+function boardOpener(config: ServeConfig): (port: string) => Promise<FirmataTower> {
+  return async (port) => {
+    const { FirmataTower } = await import('./hardware/firmata-tower.js');
+    const { serialTransport } = await import('./hardware/serial-ports.js');
+    // Read at each connect: the angles may have been set on the page since the start.
+    const angles = anglesToUse(config, readTrayAngles(config.dataDir));
+    const tower = new FirmataTower({ openTransport: serialTransport({ path: port }), ...angles, holdMs: config.towerHoldMs, returnTimeoutMs: config.towerReturnMs });
+    try {
+      await tower.connect();
+      await tower.setLight(config.light);
+    } catch (err) {
       await tower.close();
-      await closeCamera();
-    },
+      throw err;
+    }
+    return tower;
   };
 }
 
@@ -140,11 +136,12 @@ export function parseColours(text: string): DieColour[] {
 }
 
 export async function serve(options: ServeConfig) {
-  // The camera and its settings, the tray's angles: the options, else those saved from the setup page (a bad camera.json or
-  // tray.json stops the start, naming it).
+  // The camera and its settings, the tray's angles, the board's port: the options, else those saved from the setup page (a bad
+  // camera.json, tray.json or serial.json stops the start, naming it).
   const chosen = cameraToUse(options, readCameraChoice(options.dataDir));
-  const angles = anglesToUse(options, readTrayAngles(options.dataDir));
-  const config = { ...options, camera: chosen.source, exposure: chosen.exposure, whiteBalance: chosen.whiteBalance, towerTip: angles.tipAngle, towerRest: angles.restAngle };
+  readTrayAngles(options.dataDir);
+  const serial = serialToUse(options.serial, readSerialChoice(options.dataDir));
+  const config = { ...options, camera: chosen.source, exposure: chosen.exposure, whiteBalance: chosen.whiteBalance, serial };
   // Settings are checked before any hardware is opened.
   const settle = {
     ...DEFAULT_SETTLE_CONFIG,
@@ -230,6 +227,28 @@ export async function serve(options: ServeConfig) {
     await close();
     throw err;
   }
+  // The tower's board, connected now and on the setup page: --serial must connect (or the start stops); a port saved on the
+  // page that does not answer is said and the server starts without it.
+  const link = new TowerLink(table, tower, {
+    openBoard: boardOpener(options),
+    light: config.light,
+    saveAngles: (angles) => writeTrayAngles(config.dataDir, angles),
+    savePort: (port) => writeSerialChoice(config.dataDir, { port }),
+  });
+  if (serial !== null) {
+    try {
+      await link.connect(serial, false);
+    } catch (err) {
+      if (options.serial === undefined) {
+        process.stderr.write(`dice-tower: warning: the board saved on /setup.html was not connected: ${errorText(err)}\n`);
+      } else {
+        table.close();
+        store.close();
+        await close();
+        throw err;
+      }
+    }
+  }
   // The event stream (caught up with the game log first), API keys, webhooks and MQTT: src/integrations.
   let integrations: Integrations;
   try {
@@ -253,8 +272,7 @@ export async function serve(options: ServeConfig) {
     refused: video ? refusedSettings(config, video) : [],
     adjust: video ? (asked) => video.adjust(asked) : null,
     dataDir: config.dataDir,
-    serial: config.serial,
-    board: config.serial ? boardSetup(tower as FirmataTower, config.light, (angles) => writeTrayAngles(config.dataDir, angles)) : null,
+    link,
   };
   const app = buildApp(
     { table, version: PACKAGE_VERSION, operatorToken: token.value, rateLimitPerMinute: 600, authFailures: {}, saveOperatorToken, record: recordHealth(record), exportSigner, integrations, testRolls, setupHardware },
@@ -264,6 +282,7 @@ export async function serve(options: ServeConfig) {
   app.addHook('onClose', async () => {
     coach.close();
     await integrations.close();
+    await link.close();
     await close();
     store.close();
   });
@@ -279,8 +298,10 @@ export async function serve(options: ServeConfig) {
   const { port } = app.server.address() as { port: number };
   // A plain line for the person at the console; the JSON log is for machines.
   const restored = table.list().length;
+  const board = link.serial();
+  const rolledBy = board === null ? (config.camera === 'sim' ? '' : ', dice thrown by hand') : `, tower on ${board === 'auto' ? 'the Arduino found by USB id' : board}`;
   process.stdout.write(
-    `dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}${baseReader.calibration() ? ', calibrated' : ''}; ${restored} game${restored === 1 ? '' : 's'} restored from ${config.dataDir}; Ctrl+C stops)\n`,
+    `dice-tower ${PACKAGE_VERSION}: scoreboard on http://${shown}:${port}/ (${description}${rolledBy}${baseReader.calibration() ? ', calibrated' : ''}; ${restored} game${restored === 1 ? '' : 's'} restored from ${config.dataDir}; Ctrl+C stops)\n`,
   );
   // Shown once, when it is made: the operator opens this link on the screen that runs the games.
   if (token.created) {

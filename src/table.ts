@@ -180,10 +180,13 @@ export class Table {
   /** The game the tower is rolling for: the lock (the status line is only what people see, and tower events rewrite it). */
   private rollingFor: string | null = null;
   private readonly unsubscribeTower: Array<() => void> = [];
+  /** The tower rolling now: the one the table was made with, or another swapped in by `useTower` (the setup page's connect). */
+  private rollingTower: Tower;
 
   constructor(private readonly deps: TableDeps) {
     this.now = deps.now ?? Date.now;
     this.botRandom = new SeededRandom(deps.botSeed ?? 1);
+    this.rollingTower = deps.tower;
     this.towerStatus = { kind: deps.tower.kind, state: 'ready', message: 'Tower ready', gameId: null };
     if (deps.store) this.restore(deps.store);
     this.listenToTower();
@@ -246,7 +249,7 @@ export class Table {
 
   /** A real tower's events: its link (the scoreboard says when it is gone), faults, and the roll button. */
   private listenToTower(): void {
-    const tower = this.deps.tower;
+    const tower = this.rollingTower;
     if (!tower.on) return;
     this.unsubscribeTower.push(
       tower.on('disconnect', ({ error }) => {
@@ -307,6 +310,21 @@ export class Table {
 
   tower(): TowerStatus {
     return this.towerStatus;
+  }
+
+  /**
+   * Rolls with `tower` from now on (a board connected or disconnected at run
+   * time); the games are untouched. Refused while a roll is under way: the
+   * dice of that roll are the old tower's.
+   */
+  useTower(tower: Tower, message: string): void {
+    if (this.rollingFor !== null) throw new TableError('tower/busy', 'The tower is rolling; change it once the dice are read.', 409);
+    for (const off of this.unsubscribeTower.splice(0)) off();
+    this.rollingTower = tower;
+    // A roll waiting for the old tower's link to come back is not the new tower's to make.
+    this.rollAfterReconnect = null;
+    this.listenToTower();
+    this.setTower('ready', message, null);
   }
 
   get(id: string): TableGame {
@@ -573,7 +591,7 @@ export class Table {
         rolled = attempt;
         this.setTower('rolling', attempt === 1 ? `Rolling ${request.count} dice` : `${lastProblems[0]} — rolling again`, id);
         this.emitRoll({ type: 'roll.started', gameId: id, attempt, count: request.count, player: request.player, secret: request.secret });
-        await this.deps.tower.roll(request.count, request.dice);
+        await this.rollingTower.roll(request.count, request.dice);
         const frame = await this.deps.camera.capture();
         const reading = await this.deps.reader.read(frame, request.count);
         const stuck = this.noTumble(reading);
@@ -628,7 +646,7 @@ export class Table {
     this.rollingFor = TEST_ROLL;
     try {
       this.setTower('rolling', `Test roll: ${count} ${count === 1 ? 'die' : 'dice'}`, null);
-      await this.deps.tower.roll(count);
+      await this.rollingTower.roll(count);
       const frame = await this.deps.camera.capture();
       const reading = await this.deps.reader.read(frame, count);
       // The tray has changed: the next game's no-tumble check compares with this frame.
@@ -714,7 +732,7 @@ export class Table {
   /** `rollFault`: the status reports the failed roll of game `gameId` (typing its dice in settles it), not the tower's state. */
   private setTower(state: TowerState, message: string, gameId: string | null, rollFault = false): void {
     this.rollFaultFor = rollFault ? gameId : null;
-    this.towerStatus = { kind: this.deps.tower.kind, state, message, gameId };
+    this.towerStatus = { kind: this.rollingTower.kind, state, message, gameId };
     this.emit({ type: 'tower', status: this.towerStatus });
   }
 

@@ -42,7 +42,7 @@ describe('dice-tower command', () => {
     const health = await fetch(`${url}/api/health`);
     expect(await health.json()).toMatchObject({ status: 'ok', tower: { kind: 'simulated' } });
     const page = await fetch(`${url}/`);
-    expect(await page.text()).toContain('<title>');
+    expect(await page.text()).toMatch(/<title[^>]*>Dice Tower — Scoreboard<\/title>/);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     // Viewers are read-only: an action without the operator token is refused.
     const anonymous = await fetch(`${url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"game":"dice-poker","players":["Ann"]}' });

@@ -9,7 +9,7 @@ import type { PortInfoLike } from '../hardware/serial-ports.js';
 import { TableError, type Table } from '../table.js';
 import { errorText } from '../error-text.js';
 import { FlashJob, type Flasher } from '../setup/flash-job.js';
-import type { BoardSetup } from '../setup/board.js';
+import { PORT_PATTERN, type BoardLink } from '../setup/tower-link.js';
 import { trayAnglesProblem, type TrayAngles } from '../setup/tray-angles.js';
 import type { RouteAccess } from './app.js';
 import { AccuracyTallySchema } from './schemas.js';
@@ -47,10 +47,8 @@ const TestRollReply = {
 
 /** What the setup page is told of the hardware the server runs with (server.ts builds it). */
 export interface SetupHardware extends SetupCamera {
-  /** The serial option (auto, a path), or null without a board. */
-  readonly serial: string | null;
-  /** The tower's board (src/setup/board.ts); null without one. */
-  readonly board: BoardSetup | null;
+  /** The tower's board, connected and disconnected on the page (src/setup/tower-link.ts); null: this server drives none. */
+  readonly link: BoardLink | null;
   /** Lists serial ports (tests); SerialPort.list by default. */
   readonly listPorts?: () => Promise<readonly PortInfoLike[]>;
   /** Lists video devices (tests); /dev/video* with sysfs names by default. */
@@ -60,7 +58,7 @@ export interface SetupHardware extends SetupCamera {
 }
 
 /** An app built without hardware (tests): no camera, no board, no data directory. */
-export const NO_SETUP_HARDWARE: SetupHardware = { camera: null, cameraSource: 'unknown', fixed: { exposure: null, whiteBalance: null }, refused: [], adjust: null, dataDir: null, serial: null, board: null };
+export const NO_SETUP_HARDWARE: SetupHardware = { camera: null, cameraSource: 'unknown', fixed: { exposure: null, whiteBalance: null }, refused: [], adjust: null, dataDir: null, link: null };
 
 /** The shipped firmware through avrdude (loaded on use: serialport is a native module). */
 const defaultFlasher: Flasher = async (port, onProgress) => {
@@ -110,10 +108,15 @@ const RollIdParams = { type: 'object', required: ['rollId'], properties: { rollI
 export function registerSetupRoutes(api: FastifyInstance, table: Table, testRolls: TestRolls, hardware: SetupHardware, operator: Guard): void {
   registerSetupCameraRoutes(api, table, hardware, operator);
   /** The tower as the table sees it, and its board as connected now. */
+  const serial = () => hardware.link?.serial() ?? null;
   const towerView = () => {
-    const board = hardware.board?.view() ?? null;
-    const note = hardware.serial === null ? 'No tower board: the tower rolls are simulated or thrown by hand (serve --serial auto uses one).' : board?.connected ? firmwareNote(board.firmware) : 'The board is not connected: check the USB cable.';
-    return { ...table.tower(), serial: hardware.serial, firmware: null, version: null, mode: null, path: null, ...board, note };
+    const board = hardware.link?.boardSetup()?.view() ?? null;
+    const note = serial() === null ? 'No tower board: the tower rolls are simulated or thrown by hand (connect one below).' : board?.connected ? firmwareNote(board.firmware) : 'The board is not connected: check the USB cable.';
+    return { ...table.tower(), serial: serial(), firmware: null, version: null, mode: null, path: null, ...board, note };
+  };
+  const link = (): BoardLink => {
+    if (hardware.link === null) throw new TableError('setup/no_link', 'This server cannot drive a tower board.', 409);
+    return hardware.link;
   };
   api.get('/api/setup/devices', { ...operator, schema: { response: { 200: DevicesReply } } }, async () => {
     let ports: unknown[] = [];
@@ -135,13 +138,35 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
 
   api.get('/api/setup/tower', { ...operator, schema: { response: { 200: TowerReply } } }, async () => towerView());
 
+  // The board connected on a port the page lists (or auto): the table rolls with it from the next roll, and the next start
+  // connects it too (serial.json; --serial overrides).
+  api.post<{ Body: { port: string } }>(
+    '/api/setup/tower/connect',
+    { ...operator, schema: { body: { type: 'object', required: ['port'], additionalProperties: false, properties: { port: { type: 'string', pattern: PORT_PATTERN } } }, response: { 200: TowerReply, ...errors } } },
+    async (request) => {
+      if (hardware.cameraSource === 'sim') throw new TableError('setup/needs_camera', 'A tower board needs a real camera: the simulated camera only sees simulated dice. Choose a camera and restart first.', 409);
+      await link().connect(request.body.port);
+      return towerView();
+    },
+  );
+
+  // The board let go: the table rolls as it started (simulated or by hand), and the next start connects none.
+  api.post(
+    '/api/setup/tower/disconnect',
+    { ...operator, schema: { body: { type: ['object', 'null'], additionalProperties: false, properties: {} }, response: { 200: TowerReply, ...errors } } },
+    async () => {
+      await link().disconnect();
+      return towerView();
+    },
+  );
+
   // The tray tipped and brought back, no dice read: to check the servo's angles and the tray sensor.
   api.post(
     '/api/setup/tower/test-tip',
     { ...operator, schema: { body: { type: ['object', 'null'], additionalProperties: false, properties: {} }, response: { 200: TowerReply, ...errors } } },
     async () => {
-      const board = hardware.board;
-      if (board === null) throw new TableError('setup/no_board', 'This server drives no tower board (serve --serial auto uses one): there is no tray to tip.', 409);
+      const board = hardware.link?.boardSetup() ?? null;
+      if (board === null) throw new TableError('setup/no_board', 'No tower board is connected: there is no tray to tip.', 409);
       if (table.tower().state === 'rolling') throw new TableError('setup/tower_rolling', 'The tower is rolling: test the tip once the roll is read.', 409);
       try {
         await board.testTip();
@@ -163,8 +188,8 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
       },
     },
     async (request) => {
-      const board = hardware.board;
-      if (board === null) throw new TableError('setup/no_board', 'This server drives no tower board (serve --serial auto uses one): there is no tray to set.', 409);
+      const board = hardware.link?.boardSetup() ?? null;
+      if (board === null) throw new TableError('setup/no_board', 'No tower board is connected: there is no tray to set.', 409);
       const problem = trayAnglesProblem(request.body);
       if (problem) throw new TableError('setup/bad_angles', `The tray's angles were not changed: ${problem}.`, 400);
       try {
@@ -237,21 +262,20 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
     async (request) => testRolls.verdict(request.params.rollId, request.body.values),
   );
 
-  // Flashing from the page: only while the server holds no board (serve without --serial), since the port is then free.
+  // Flashing from the page: only while no board is connected, since the port is then free.
   const flashJob = new FlashJob(hardware.flash ?? defaultFlasher);
   api.post<{ Body: { port?: string } }>(
     '/api/setup/flash',
     {
       ...operator,
       schema: {
-        body: { type: ['object', 'null'], additionalProperties: false, properties: { port: { type: 'string', pattern: '^(auto|/dev/[A-Za-z0-9_./-]{1,100})$' } } },
+        body: { type: ['object', 'null'], additionalProperties: false, properties: { port: { type: 'string', pattern: PORT_PATTERN } } },
         response: { 202: FlashStatusReply, ...errors },
       },
     },
     async (request, reply) => {
-      if (hardware.serial !== null) {
-        throw new TableError('setup/board_in_use', `The server drives the tower on ${hardware.serial} and holds its port: stop it and run \`npx dice-tower flash\`, or start it without --serial to flash from this page.`, 409);
-      }
+      const held = serial();
+      if (held !== null) throw new TableError('setup/board_in_use', `The server drives the tower on ${held} and holds its port: disconnect the board on this page first.`, 409);
       return reply.status(202).send(flashJob.start(request.body?.port ?? 'auto'));
     },
   );

@@ -19,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import cv from '../../src/hardware/opencv.js';
 import { feltBackground, renderTray, type SimDie, type TrayGeometry } from '../../src/hardware/simulator/index.js';
 import { paintRim } from '../../src/hardware/simulator/floors.js';
-import { judge, type AccuracyTally } from '../../src/setup/test-rolls.js';
+import type { AccuracyTally } from '../../src/setup/test-rolls.js';
+import { judgeTestRolls } from './judge-test-rolls.js';
 
 const BIN = fileURLToPath(new URL('../../bin/dice-tower.js', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
@@ -149,29 +150,7 @@ describe('setting up a tower on the setup page', () => {
     expect(JSON.parse(readFileSync(join(dir, 'camera.json'), 'utf8'))).toEqual({ source: video, exposure: 150, whiteBalance: null });
 
     // 3. Ten test rolls of the four dice: read with the calibration; every third one corrected with one click.
-    await page.getByTestId('test-count').fill('4');
-    let expected = { rolls: 0, dice: 0, right: 0, unreadable: 0, wrong: 0 };
-    for (let n = 0; n < 10; n++) {
-      const answer = page.waitForResponse((r) => r.url().endsWith('/api/setup/test-rolls') && r.request().method() === 'POST');
-      await page.getByTestId('test-roll').click();
-      const roll = (await (await answer).json()) as { valid: boolean; reading: { dice: Array<{ value: number | null }> } };
-      expect(roll.valid).toBe(true);
-      const read = roll.reading.dice.map((d) => d.value);
-      expect([...read].sort()).toEqual([1, 3, 5, 6]);
-      await poll(() => page.getByTestId('test-overlay').locator('[data-testid="die-outline"]').count()).toBe(4);
-      const truth = read.map((v) => v ?? 0);
-      if (n % 3 === 2) {
-        truth[1] = ((truth[1] ?? 1) % 6) + 1;
-        await page.getByTestId(`test-die-1-${truth[1]}`).click();
-      }
-      if (n === 2 && process.env.SCREENSHOTS) await page.getByTestId('test-rolls-panel').screenshot({ path: 'docs/screenshots/setup-test-rolls.png' });
-      const verdict = page.waitForRequest((r) => r.url().endsWith('/verdict'));
-      await page.getByTestId('confirm').click();
-      expect((await verdict).postDataJSON()).toEqual({ values: truth });
-      const outcome = judge(read, truth, 4);
-      expected = { rolls: n + 1, dice: expected.dice + 4, right: expected.right + outcome.right, unreadable: expected.unreadable + outcome.unreadable, wrong: expected.wrong + outcome.wrong };
-      await poll(() => page.getByTestId('tally-rolls').textContent()).toBe(String(n + 1));
-    }
+    const expected = await judgeTestRolls(page, { rolls: 10, values: DICE.map((d) => d.value), correctedDie: 1 });
     expect(expected).toEqual({ rolls: 10, dice: 40, right: 37, unreadable: 0, wrong: 3 });
     expect(await page.getByTestId('tally-right').textContent()).toBe('37 (92.5 %)');
     expect(await page.getByTestId('tally-wrong').textContent()).toBe('3');

@@ -209,7 +209,7 @@ describe('flashing from the setup page (POST /api/setup/flash)', () => {
     const failed = await until(app);
     expect(failed).toMatchObject({ state: 'failed', code: 'flash/avrdude_failed', error: expect.stringContaining("avrdude: ser_open(): can't open device") });
     await app.close();
-    const busy = appWith({ serial: 'auto' }, envWith(join(root, 'unused.log')), dir);
+    const busy = appWith({ link: { serial: () => 'auto', boardSetup: () => null, connect: async () => {}, disconnect: async () => {} } }, envWith(join(root, 'unused.log')), dir);
     const refused = await busy.inject({ method: 'POST', url: '/api/setup/flash', payload: {} });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'setup/board_in_use', message: expect.stringContaining('holds its port') });

@@ -8,17 +8,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app.js';
 import { NO_SETUP_HARDWARE } from '../../src/api/setup-routes.js';
-import { FirmataTower } from '../../src/hardware/firmata-tower.js';
 import { TOWER_PINS } from '../../src/hardware/tower-protocol.js';
 import { createSimulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
-import { boardSetup } from '../../src/setup/board.js';
+import { readSerialChoice, serialToUse, SERIAL_FILE, writeSerialChoice } from '../../src/setup/tower-link.js';
 import { anglesToUse, readTrayAngles, TRAY_FILE, writeTrayAngles } from '../../src/setup/tray-angles.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Table } from '../../src/table.js';
 import { FakeFirmataBoard, type FakeBoardOptions } from './fake-firmata-board.js';
+import { FAKE_PORT, fakeBoardLink } from './fake-board-link.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -27,21 +27,26 @@ afterEach(async () => {
 
 const ANGLES = { tipAngle: 140, restAngle: 30, light: 200 };
 
-async function appOn(options: FakeBoardOptions) {
+const TIMINGS = { holdMs: 120, returnTimeoutMs: 300, heartbeatMs: 200, answerTimeoutMs: 1000, readyTimeoutMs: 1000, reportVersionTimeoutMs: 100, reconnect: false, buttonDebounceMs: 20 } as const;
+
+async function appOn(options: FakeBoardOptions, connect = true) {
   const dir = mkdtempSync(join(tmpdir(), 'dice-tower-setup-board-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const board = new FakeFirmataBoard(options);
   cleanups.push(() => board.dispose());
-  const tower = new FirmataTower({ openTransport: board.openTransport, ...ANGLES, holdMs: 120, returnTimeoutMs: 300, heartbeatMs: 200, answerTimeoutMs: 1000, readyTimeoutMs: 1000, reportVersionTimeoutMs: 100, reconnect: false, buttonDebounceMs: 20 });
-  cleanups.push(() => tower.close());
-  // The table rolls with the simulator: these routes speak to the board alone. Made before the board is connected: loading the
-  // reader's models holds the event loop longer than the board's answer timeout.
+  // The table starts with the simulator; the board is connected through the setup page's link. Made before the board is
+  // connected: loading the reader's models holds the event loop longer than the board's answer timeout.
   const sim = createSimulator({ seed: 3, colours: ['white'], rollMs: 0 });
-  const app = buildApp({ table: new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() }), version: 'test', setupHardware: { ...NO_SETUP_HARDWARE, serial: '/dev/ttyFAKE0', board: boardSetup(tower, ANGLES.light, (angles) => writeTrayAngles(dir, angles)) } });
+  const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
+  const { link, towers } = fakeBoardLink(table, sim.tower, board, { tipAngle: ANGLES.tipAngle, restAngle: ANGLES.restAngle, ...TIMINGS }, {
+    light: ANGLES.light, saveAngles: (angles) => writeTrayAngles(dir, angles), savePort: (port) => writeSerialChoice(dir, { port }),
+  });
+  cleanups.push(() => link.close());
+  const app = buildApp({ table, version: 'test', setupHardware: { ...NO_SETUP_HARDWARE, link } });
   cleanups.push(() => app.close());
   await app.ready();
-  await tower.connect();
-  return { board, app, dir };
+  if (connect) await link.connect(FAKE_PORT);
+  return { board, app, dir, towers };
 }
 
 describe('the tower on the setup page', () => {
@@ -102,7 +107,72 @@ describe('the tower on the setup page', () => {
     const bare = buildApp({ table: new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() }), version: 'test' });
     const refused = await bare.inject({ method: 'POST', url: '/api/setup/tower/test-tip' });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: 'setup/no_board', message: expect.stringMatching(/no tower board/) });
+    expect(refused.json()).toMatchObject({ code: 'setup/no_board', message: 'No tower board is connected: there is no tray to tip.' });
     await bare.close();
+  });
+
+  it('connects the board on a chosen port at run time and disconnects it, the games kept; keeps the choice for the next start', async () => {
+    const { board, app, dir, towers } = await appOn({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] }, false);
+    expect((await app.inject('/api/setup/tower')).json()).toMatchObject({ kind: 'simulated', serial: null, firmware: null, note: expect.stringMatching(/^No tower board/) });
+    const game = (await app.inject({ method: 'POST', url: '/api/games', payload: { game: 'dice-poker', players: ['Ann'] } })).json();
+
+    const missing = await app.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: '/dev/ttyACM9' } });
+    expect(missing.statusCode).toBe(503);
+    expect(missing.json()).toMatchObject({ code: 'setup/connect_failed', message: 'No board could be connected on /dev/ttyACM9: Error: No such file or directory, cannot open /dev/ttyACM9' });
+    expect(readSerialChoice(dir)).toBeNull();
+    const junk = await app.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: '/etc/passwd' } });
+    expect(junk.statusCode).toBe(400);
+
+    const connected = await app.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: FAKE_PORT } });
+    expect(connected.statusCode).toBe(200);
+    expect(connected.json()).toMatchObject({ kind: 'firmata', state: 'ready', message: `Tower connected on ${FAKE_PORT}`, serial: FAKE_PORT, connected: true, firmware: 'StandardFirmata.ino', version: '2.5' });
+    expect(readSerialChoice(dir)).toEqual({ port: FAKE_PORT });
+    expect(board.openPort).not.toBeNull();
+    const again = await app.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: FAKE_PORT } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'setup/board_connected', message: `A board is already connected on ${FAKE_PORT}: disconnect it first.` });
+    // The table rolls with the board now: a game's roll tips the tray (the simulated camera then reads an empty tray: refused).
+    const tips = board.tips;
+    await app.inject({ method: 'POST', url: `/api/games/${game.id}/roll`, payload: {} });
+    expect(board.tips).toBeGreaterThan(tips);
+
+    const flash = await app.inject({ method: 'POST', url: '/api/setup/flash', payload: {} });
+    expect(flash.json()).toMatchObject({ code: 'setup/board_in_use', message: expect.stringContaining('disconnect the board on this page first') });
+
+    const disconnected = await app.inject({ method: 'POST', url: '/api/setup/tower/disconnect', payload: {} });
+    expect(disconnected.statusCode).toBe(200);
+    expect(disconnected.json()).toMatchObject({ kind: 'simulated', message: 'Tower board disconnected', serial: null, firmware: null });
+    expect(board.openPort).toBeNull();
+    expect(towers.length).toBe(1);
+    expect(readSerialChoice(dir)).toEqual({ port: null });
+    // The game is still there and rolls with the simulator again.
+    const rolled = await app.inject({ method: 'POST', url: `/api/games/${game.id}/roll`, payload: {} });
+    expect(rolled.statusCode).toBe(200);
+    expect((await app.inject(`/api/games/${game.id}`)).json().id).toBe(game.id);
+    const twice = await app.inject({ method: 'POST', url: '/api/setup/tower/disconnect', payload: {} });
+    expect(twice.json()).toMatchObject({ code: 'setup/no_board', message: 'No tower board is connected.' });
+
+    // serve's port: --serial when given (null: none), else the saved one, else none; a bad serial.json is named.
+    expect(serialToUse(undefined, null)).toBeNull();
+    expect(serialToUse(undefined, { port: FAKE_PORT })).toBe(FAKE_PORT);
+    expect(serialToUse('auto', { port: FAKE_PORT })).toBe('auto');
+    expect(serialToUse(null, { port: FAKE_PORT })).toBeNull();
+    writeFileSync(join(dir, SERIAL_FILE), JSON.stringify({ port: 'COM3' }));
+    expect(() => readSerialChoice(dir)).toThrow(/serial\.json is not a serial port choice \(port "COM3" is neither auto, a \/dev path nor null\)/);
+  });
+
+  it('refuses a board beside the simulated camera, and on a server that drives none', async () => {
+    const sim = createSimulator({ seed: 3, colours: ['white'], rollMs: 0 });
+    const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
+    const board = new FakeFirmataBoard({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] });
+    const { link } = fakeBoardLink(table, sim.tower, board, TIMINGS);
+    const simCamera = buildApp({ table, version: 'test', setupHardware: { ...NO_SETUP_HARDWARE, cameraSource: 'sim', link } });
+    const refused = await simCamera.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: FAKE_PORT } });
+    expect(refused.json()).toMatchObject({ code: 'setup/needs_camera', message: expect.stringMatching(/^A tower board needs a real camera/) });
+    expect(board.ports).toEqual([]);
+    await simCamera.close();
+    const none = buildApp({ table, version: 'test' });
+    expect((await none.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: FAKE_PORT } })).json()).toMatchObject({ code: 'setup/no_link' });
+    await none.close();
   });
 });

@@ -54,10 +54,15 @@ describe('setup devices', () => {
     const app = buildApp({
       table, version: 'test',
       setupHardware: {
-        ...NO_SETUP_HARDWARE, camera: sim.camera, cameraSource: 'sim', serial: '/dev/ttyACM0', board: {
-          view: () => ({ connected: true, firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyACM0', tipAngle: 150, restAngle: 30, light: 255, trayInPlace: true, lastButtonAt: null }),
-          testTip: async () => {},
-          setAngles: () => {},
+        ...NO_SETUP_HARDWARE, camera: sim.camera, cameraSource: 'sim', link: {
+          serial: () => '/dev/ttyACM0',
+          boardSetup: () => ({
+            view: () => ({ connected: true, firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyACM0', tipAngle: 150, restAngle: 30, light: 255, trayInPlace: true, lastButtonAt: null }),
+            testTip: async () => {},
+            setAngles: () => {},
+          }),
+          connect: async () => {},
+          disconnect: async () => {},
         },
         listCameras: () => [], listPorts: async () => { throw new Error('no udev'); },
       },

@@ -3,24 +3,36 @@
 // with corners to drag, then a shot of each colour's dice — with the warnings the calibration gives, in words.
 import { h, s } from './dom.js';
 import { api } from './operator-page.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Every text this module shows, in one place (for the translations to come). */
+/** Every text this module shows, in one place (i18n/*.json, section setup.camera). */
 const TEXT = {
-  automatic: 'Automatic',
-  exposure: (v) => `Exposure ${v} (× 100 µs)`,
-  whiteBalance: (v) => `White balance ${v} K`,
-  saved: (c) => `Saved for the next start: camera ${c.source}, exposure ${c.exposure ?? 'automatic'}, white balance ${c.whiteBalance === null ? 'automatic' : `${c.whiteBalance} K`}.`,
-  notSaved: 'Nothing saved yet: the next start uses its options, or the simulator.',
-  allTaken: 'The camera took these settings.',
-  noCalibration: 'Not calibrated yet: empty the tray and take its shot.',
-  calibrated: (c) => `Tray ${c.tray ? `${c.tray.width}×${c.tray.height} at (${c.tray.x}, ${c.tray.y})` : 'fills the frame'}; ${c.marks.length} mark${c.marks.length === 1 ? '' : 's'} the reader ignores; die edge ${c.dieSize === null ? 'not measured yet' : `${Math.round(c.dieSize * 10) / 10} px`}; colours measured: ${c.colours.length ? c.colours.join(', ') : 'none yet'}.`,
-  diceStep: (colour) => `Put in your ${colour} dice, flat and apart, then take their shot.`,
-  diceShot: (colour) => `Shoot the ${colour} dice`,
-  needed: (colours) => (colours.length ? `The games need the camera to know: ${colours.join(', ')}.` : 'No game needs colours told apart; measure the colour of the dice you use.'),
-  kept: (kept) => `Kept from before: ${kept.join('; ')}.`,
-  dragHint: 'Drag a corner of the tray region to where the tray floor ends.',
+  automatic: t('setup.camera.automatic'),
+  exposure: (v) => t('setup.camera.exposure', { value: v }),
+  whiteBalance: (v) => t('setup.camera.whiteBalance', { value: v }),
+  saved: (c) =>
+    t('setup.camera.saved', {
+      source: c.source,
+      exposure: c.exposure ?? { key: 'setup.camera.auto' },
+      whiteBalance: c.whiteBalance === null ? { key: 'setup.camera.auto' } : { key: 'setup.camera.kelvin', params: { value: c.whiteBalance } },
+    }),
+  notSaved: t('setup.camera.notSaved'),
+  allTaken: t('setup.camera.allTaken'),
+  noCalibration: t('setup.camera.noCalibration'),
+  calibrated: (c) =>
+    t('setup.camera.calibrated', {
+      tray: c.tray ? { key: 'setup.camera.trayAt', params: c.tray } : { key: 'setup.camera.trayFills' },
+      marks: { key: 'setup.camera.marks', params: { count: c.marks.length } },
+      edge: c.dieSize === null ? { key: 'setup.camera.edgeUnmeasured' } : { key: 'setup.camera.edge', params: { size: Math.round(c.dieSize * 10) / 10 } },
+      colours: c.colours.length ? c.colours.join(', ') : { key: 'setup.camera.coloursNone' },
+    }),
+  diceStep: (colour) => t('setup.camera.diceStep', { colour }),
+  diceShot: (colour) => t('setup.camera.diceShot', { colour }),
+  needed: (colours) => (colours.length ? t('setup.camera.needed', { colours: colours.join(', ') }) : t('setup.camera.neededNone')),
+  kept: (kept) => t('setup.camera.kept', { kept: kept.join('; ') }),
+  dragHint: t('setup.camera.dragHint'),
 };
 
 // --- exposure and white balance --------------------------------------------------------------
@@ -64,22 +76,39 @@ async function setCamera(settings) {
 
 let calibration = null;
 
-/** The tray region's corners, clockwise from its top left (an upright box; a turned tray is drawn upright). */
-const cornersOf = (t) => [
-  { x: t.x, y: t.y },
-  { x: t.x + t.width, y: t.y },
-  { x: t.x + t.width, y: t.y + t.height },
-  { x: t.x, y: t.y + t.height },
-];
+/** `p` turned `degrees` (clockwise as the frame is seen, y down) about `c`, as the reader turns a tray (validity.ts turnPoint). */
+function turned(p, c, degrees) {
+  const [cos, sin] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
+  return { x: c.x + (p.x - c.x) * cos - (p.y - c.y) * sin, y: c.y + (p.x - c.x) * sin + (p.y - c.y) * cos };
+}
+const centreOf = (t) => ({ x: t.x + t.width / 2, y: t.y + t.height / 2 });
 
-/** The region a dragged corner makes, its opposite corner staying put (frame pixels, whole, inside the frame). */
+/** The tray region's corners in the frame, clockwise from its top left: the box turned by the tray's turn about its centre. */
+const cornersOf = (t) =>
+  [
+    { x: t.x, y: t.y },
+    { x: t.x + t.width, y: t.y },
+    { x: t.x + t.width, y: t.y + t.height },
+    { x: t.x, y: t.y + t.height },
+  ].map((p) => turned(p, centreOf(t), t.turn ?? 0));
+
+/**
+ * The region a dragged corner makes, its opposite corner staying put and the tray's turn kept: the pointer and that
+ * corner are taken into the tray's own upright axes, the box between them found there and its centre turned back
+ * (frame pixels, whole; a box reaching out of the frame is cut at its edge only when the tray is upright).
+ */
 function regionWithCorner(t, index, p, frame) {
-  const opposite = cornersOf(t)[(index + 2) % 4];
-  const x = Math.max(0, Math.round(Math.min(p.x, opposite.x)));
-  const y = Math.max(0, Math.round(Math.min(p.y, opposite.y)));
-  const right = Math.min(frame.width, Math.round(Math.max(p.x, opposite.x)));
-  const bottom = Math.min(frame.height, Math.round(Math.max(p.y, opposite.y)));
-  return { x, y, width: right - x, height: bottom - y };
+  const turn = t.turn ?? 0;
+  const origin = { x: 0, y: 0 };
+  const [a, o] = [turned(p, origin, -turn), turned(cornersOf(t)[(index + 2) % 4], origin, -turn)];
+  const [left, top, right, bottom] = [Math.min(a.x, o.x), Math.min(a.y, o.y), Math.max(a.x, o.x), Math.max(a.y, o.y)];
+  if (turn === 0) {
+    const [x, y] = [Math.max(0, Math.round(left)), Math.max(0, Math.round(top))];
+    return { x, y, width: Math.min(frame.width, Math.round(right)) - x, height: Math.min(frame.height, Math.round(bottom)) - y };
+  }
+  const centre = turned({ x: (left + right) / 2, y: (top + bottom) / 2 }, origin, turn);
+  const [width, height] = [Math.max(1, Math.round(right - left)), Math.max(1, Math.round(bottom - top))];
+  return { x: Math.max(0, Math.round(centre.x - width / 2)), y: Math.max(0, Math.round(centre.y - height / 2)), width, height, turn };
 }
 
 /** Draws the calibration over the preview: the tray region (corners to drag), the marks and the rim corners. */
@@ -98,7 +127,10 @@ function drawCalibration() {
     ...c.corners.map((m) => s('rect', { ...m, class: 'rim-corner' })),
     ...(t
       ? [
-          s('rect', { x: t.x, y: t.y, width: t.width, height: t.height, class: 'tray', 'data-testid': 'tray-region', 'data-region': `${t.x},${t.y},${t.width},${t.height}` }),
+          s('rect', {
+            x: t.x, y: t.y, width: t.width, height: t.height, class: 'tray', 'data-testid': 'tray-region', 'data-region': `${t.x},${t.y},${t.width},${t.height}`,
+            ...(t.turn ? { transform: `rotate(${t.turn} ${t.x + t.width / 2} ${t.y + t.height / 2})`, 'data-turn': String(t.turn) } : {}),
+          }),
           ...cornersOf(t).map((p, i) => s('circle', { cx: p.x, cy: p.y, r: handle, class: 'corner', 'data-testid': `tray-corner-${i}`, onpointerdown: (e) => dragCorner(e, i) })),
         ]
       : []),

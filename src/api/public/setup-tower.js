@@ -1,56 +1,87 @@
-// The setup page's tower: the board as it is now (firmware and version, how it is driven, its port, a note on the
-// firmware), the tray's angles (set here, kept for the next start) and light, its sensor and the button heard live (polled),
-// and a test tip of the tray.
+// The setup page's tower: a board connected on a chosen port and disconnected (kept for the next start), the board as
+// it is now (firmware and version, how it is driven, its port, a note on the firmware), the tray's angles (set here,
+// kept for the next start) and light, its sensor and the button heard live (polled), and a test tip of the tray.
 import { api } from './operator-page.js';
+import { t } from './i18n.js';
+import { h } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 /** How often the tower's state is asked for: a press of the button shows within this. */
 const POLL_MS = 1000;
 
-/** Every text this module shows, in one place (for the translations to come). */
 const TEXT = {
-  status: (t) => `${t.kind}: ${t.message}`,
-  firmware: (t) => `${t.firmware ? `Firmware ${t.firmware}${t.version ? ` ${t.version}` : ''}${t.mode ? ` (${t.mode})` : ''}${t.path ? ` on ${t.path}` : ''}. ` : ''}${t.note}`,
-  tray: (t) => `Tray: tips to ${t.tipAngle}°, rests at ${t.restAngle}°; light ${t.light} of 255.`,
-  sensor: (inPlace) => (inPlace === null ? 'Tray sensor: not heard yet.' : inPlace ? 'Tray sensor: the tray is in its seat.' : 'Tray sensor: the tray is out of its seat.'),
-  button: (at) => (at === null ? 'Button: not pressed since the start.' : `Button: last pressed at ${new Date(at).toLocaleTimeString()}.`),
-  tipped: 'The tray tipped and came back.',
+  status: (s) => `${s.kind}: ${s.message}`,
+  firmware: (s) =>
+    `${s.firmware ? `${t('setup.tower.firmware', { firmware: s.firmware, version: s.version ?? '', mode: s.mode ?? '', path: s.path ?? '' })} ` : ''}${s.note}`,
+  tray: (s) => t('setup.tower.tray', { tip: s.tipAngle, rest: s.restAngle, light: s.light }),
+  sensor: (inPlace) => t(inPlace === null ? 'setup.tower.sensorUnheard' : inPlace ? 'setup.tower.sensorIn' : 'setup.tower.sensorOut'),
+  button: (at) => (at === null ? t('setup.tower.buttonNever') : t('setup.tower.buttonAt', { time: new Date(at).toLocaleTimeString() })),
 };
 
-export function showTower(t) {
-  $('tower-status').textContent = TEXT.status(t);
-  $('firmware').textContent = TEXT.firmware(t);
-  const board = t.tipAngle !== undefined;
+let anglesShown = false;
+
+export function showTower(s) {
+  $('tower-status').textContent = TEXT.status(s);
+  $('firmware').textContent = TEXT.firmware(s);
+  $('connect-form').hidden = s.serial !== null;
+  $('disconnect').hidden = s.serial === null;
+  const board = s.tipAngle !== undefined;
   $('board-live').hidden = !board;
+  anglesShown &&= board;
   if (!board) return;
-  $('tray-angles').textContent = TEXT.tray(t);
-  $('button-state').textContent = TEXT.button(t.lastButtonAt);
-  $('button-state').dataset.at = t.lastButtonAt ?? '';
-  $('tray-sensor').textContent = TEXT.sensor(t.trayInPlace);
+  $('tray-angles').textContent = TEXT.tray(s);
+  $('button-state').textContent = TEXT.button(s.lastButtonAt);
+  $('button-state').dataset.at = s.lastButtonAt ?? '';
+  $('tray-sensor').textContent = TEXT.sensor(s.trayInPlace);
+  // The inputs take the board's angles when it is connected, not at every poll (the operator may be typing).
+  if (!anglesShown) {
+    $('tip-angle').value = s.tipAngle;
+    $('rest-angle').value = s.restAngle;
+    anglesShown = true;
+  }
 }
 
-/** Keeps the tower's state on the page while a board is driven, and wires the test tip. */
+/** The ports to connect the board on: the Arduino found by USB id, or any port listed. */
+export function showPortChoices(ports) {
+  $('connect-port').replaceChildren(
+    h('option', { value: 'auto' }, t('setup.tower.autoPort')),
+    ...ports.map((p) => h('option', { value: p.path }, p.arduino ? t('setup.tower.portArduino', { path: p.path, arduino: p.arduino }) : p.path)),
+  );
+}
+
+/** Wires connect, disconnect, the angles and the test tip, and keeps the tower's state on the page. */
 export function startTowerSetup(tower) {
   showTower(tower);
-  if (tower.tipAngle === undefined) return;
+  $('connect-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('connect').disabled = true;
+    try {
+      showTower(await api('POST', '/api/setup/tower/connect', { port: $('connect-port').value }));
+    } catch {
+      // The toast names why (no board on that port, the simulated camera): the operator picks another port.
+    } finally {
+      $('connect').disabled = false;
+    }
+  });
+  $('disconnect').addEventListener('click', async () => showTower(await api('POST', '/api/setup/tower/disconnect')));
   $('test-tip').addEventListener('click', async () => {
     $('test-tip').disabled = true;
     $('tip-result').textContent = '';
     try {
       showTower(await api('POST', '/api/setup/tower/test-tip'));
-      $('tip-result').textContent = TEXT.tipped;
+      $('tip-result').textContent = t('setup.tower.tipped');
     } finally {
       $('test-tip').disabled = false;
     }
   });
-  $('tip-angle').value = tower.tipAngle;
-  $('rest-angle').value = tower.restAngle;
   $('save-angles').addEventListener('click', async () => {
     showTower(await api('PUT', '/api/setup/tower/angles', { tipAngle: Number($('tip-angle').value), restAngle: Number($('rest-angle').value) }));
   });
   const poll = async () => {
     try {
       showTower(await api('GET', '/api/setup/tower'));
+    } catch {
+      // The server restarting, or a refusal the toast has shown: the next poll tries again.
     } finally {
       setTimeout(poll, POLL_MS);
     }

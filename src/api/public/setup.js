@@ -5,7 +5,7 @@ import { h } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
 import { api, keepTokenFromLink, operatorToken as token, toast } from './operator-page.js';
 import { startCameraSetup } from './setup-camera.js';
-import { showTower, startTowerSetup } from './setup-tower.js';
+import { showPortChoices, showTower, startTowerSetup } from './setup-tower.js';
 
 keepTokenFromLink();
 const $ = (id) => document.getElementById(id);
@@ -31,6 +31,7 @@ async function showDevices() {
     h('option', { value: 'auto' }, 'the Arduino found by USB id'),
     ...d.ports.map((p) => h('option', { value: p.path }, `${p.path}${p.arduino ? ` (${p.arduino})` : ''}`)),
   );
+  showPortChoices(d.ports);
   showTower(d.tower);
   if (d.camera.preview) startPreview();
   else $('preview-caption').textContent = 'This server has no camera to preview.';
