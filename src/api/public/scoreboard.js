@@ -379,6 +379,7 @@ function render() {
   $('unsupported').hidden = view !== 'unsupported';
   $('new-game-button').hidden = !(state.everConnected && game && !state.creating);
   document.body.dataset.gameId = game?.id ?? '';
+  document.body.dataset.version = String(game?.version ?? ''); // which version is drawn, for the browser tests
 
   if (view === 'setup') renderSetup(game);
   if (view === 'unsupported') $('unsupported-title').textContent = `${game.name}: ${game.players.join(', ')}`;
