@@ -128,6 +128,7 @@ export const GameViewSchema = {
       },
     },
     rollCount: { type: 'integer' },
+    stepCount: { type: 'integer' },
     state: { type: 'object', additionalProperties: true },
   },
 } as const;

@@ -131,6 +131,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
         frameUrl: r.source === 'tower' ? `/api/games/${game.id}/rolls/${r.seq}/frame.jpg${seatQuery}` : null,
       })),
     rollCount: game.rolls.length,
+    /** Steps applied (rolls and decisions): a correction leaves it, an undo lowers it (the page's sounds tell a move from them). */
+    stepCount: game.actions.length,
     /** Set when the game was ended without a result (kept in the history, gone from the picker). */
     ended: game.ended ?? null,
     /** The recent steps in words (src/games/feed-words.ts): only what the whole room may see. */
