@@ -4,7 +4,7 @@
 // A casino is clicked to place the dice of its value there; a die on a casino is
 // clicked to chase it away. Drawn from the game's public state and board only.
 import { h, dieFace } from './dom.js';
-import { landingRoll } from './dice-motion.js';
+import { landingRoll, setLanding } from './dice-motion.js';
 
 /** Every text of the board, in one place (to be keyed for translation later). */
 const TEXT = {
@@ -93,18 +93,19 @@ function throwRow(game, busy) {
   }
   const thrown = (board.dice ?? []).flatMap((value, slot) => (value === null ? [] : [{ value, slot, look: look[slot] }])).sort((a, b) => a.value - b.value);
   const landing = landingRoll(game);
-  return h(
+  const row = h(
     'div',
     { class: 'lv-throw', 'data-testid': 'lv-throw', 'data-state': thrown.length ? 'thrown' : 'empty', 'aria-label': thrown.length ? TEXT.throwTitle(name) : TEXT.throwEmpty },
     thrown.map((d, k) =>
       colouredDie(d.value, d.look?.colour ?? '', {
         big: d.look?.size === 'big',
         // A gap before each new value: the groups a player chooses from.
-        extra: `${landing ? ' landed' : ''}${k > 0 && thrown[k - 1].value !== d.value ? ' next-value' : ''}`,
+        extra: `${landing !== null ? ' landed' : ''}${k > 0 && thrown[k - 1].value !== d.value ? ' next-value' : ''}`,
         attrs: { style: `--k:${k}`, 'data-testid': `lv-thrown-${d.slot}` },
       }),
     ),
   );
+  return setLanding(row, landing);
 }
 
 /** The place actions by casino: casino n → its plain place action; the slot machine → one per value. */
