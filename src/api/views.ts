@@ -105,6 +105,7 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     botLevels: game.botLevels,
     /** Some throws are secret: each player follows their own dice on their private page. */
     secretThrows: def.secretThrows === true,
+    lowScoreWins: def.lowScoreWins === true,
     /** Whether each seat has opened its private page (its QR code is then taken down). */
     seatsClaimed: table.seatClaims(game.id),
     viewer,
