@@ -1,5 +1,5 @@
 /**
- * The room's sounds (sounds.js) in headless Chromium, without the flag that
+ * The winner screen as a dialog (winner-screen.js) and the room's sounds (sounds.js) in headless Chromium, without the flag that
  * lifts the autoplay policy: the overlay is muted unless its link says
  * ?sound=on; on the scoreboard the sound toggle's click makes the audio
  * context (a click is what lets Chrome start it), so a first cue with no click
@@ -8,36 +8,23 @@
  * cannot be staged here; the check is that the click made a running one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import type { FastifyInstance } from 'fastify';
-import type { AddressInfo } from 'node:net';
-import { createSimulator } from '../../src/hardware/index.js';
-import { createDiceReader, DEFAULT_VISION_CONFIG } from '../../src/vision/index.js';
-import { Table } from '../../src/table.js';
-import { buildApp } from '../../src/api/app.js';
+import type { Page } from 'playwright-core';
+import type { Table } from '../../src/table.js';
+import { serveApp, type ServedApp } from './served-app.js';
 
-const TOKEN = 'browser-sounds-token-0123456789ab';
-let app: FastifyInstance;
+const TOKEN = 'browser-atmosphere-token-0123456';
+let served: ServedApp;
 let table: Table;
 let base = '';
-let browser: Browser;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  const sim = createSimulator({ seed: 7, colours: ['white'], rollMs: 0 });
-  table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader(DEFAULT_VISION_CONFIG), botDelayMs: 0 });
-  app = buildApp({ table, version: 'test', operatorToken: TOKEN }, { logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  served = await serveApp(TOKEN, 7);
+  ({ table, base } = served);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await served?.close();
 });
 
 const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 20_000, interval: 50 });
@@ -46,7 +33,7 @@ const bodyData = (page: Page, key: string) => page.evaluate((k) => document.body
 const audioState = (page: Page) => page.evaluate<string>("import('/sounds.js').then((m) => m.audioState())");
 
 async function openPage(path: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+  const page = await (await served.browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
   await page.goto(`${base}${path}`);
   return page;
@@ -86,6 +73,26 @@ describe('sounds', () => {
     await poll(() => audioState(page)).toBe('running');
     await table.roll(id, [5, 4]);
     await poll(() => bodyData(page, 'lastSound')).toBe('roll');
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('the winner screen', () => {
+  it('is a focused modal dialog put aside with Escape; a game ended without a result gets a notice with its reason', async () => {
+    const id = table.create('shut-the-box', ['Ann', 'Bob'], { rounds: 1 }).id;
+    const page = await openPage(`/?game=${id}&token=${TOKEN}`);
+    await poll(() => bodyData(page, 'gameId')).toBe(id);
+    table.end(id, 'host', 'Bob had to leave');
+    const screen = page.getByTestId('game-over');
+    await poll(() => screen.isVisible()).toBe(true);
+    expect(await screen.getAttribute('role')).toBe('dialog');
+    expect(await screen.getAttribute('aria-modal')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('result');
+    expect(await page.getByTestId('winner').textContent()).toBe('Game ended without a result');
+    expect(await page.getByTestId('ended-reason').textContent()).toBe('Bob had to leave');
+    expect(await page.getByTestId('standings').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await poll(() => screen.isVisible()).toBe(false);
     expect(pageErrors).toEqual([]);
   });
 });
