@@ -9,7 +9,7 @@ const errors = { 400: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' } };
 /** The table's games as the tally takes them. */
 export function playedGames(table: Table): PlayedGame[] {
   return table.list().map((g) => ({
-    id: g.id, game: g.game, name: table.definition(g).name, players: g.players, bots: g.bots, createdAt: g.createdAt, updatedAt: g.updatedAt,
+    id: g.id, game: g.game, name: table.definition(g).name, lowScoreWins: table.definition(g).lowScoreWins === true, players: g.players, bots: g.bots, createdAt: g.createdAt, updatedAt: g.updatedAt,
     result: g.ended ? null : gameResult(table, g), ended: g.ended !== undefined,
   }));
 }

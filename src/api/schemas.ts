@@ -46,6 +46,8 @@ export const GameViewSchema = {
     /** Each bot seat's level (`simple` or `strong`), by seat. */
     botLevels: BotLevels,
     secretThrows: { type: 'boolean' },
+    /** The lowest score wins (the game's own fact): the standings go lowest first. */
+    lowScoreWins: { type: 'boolean' },
     /** Present (true) when the record check at start found this game's record changed outside dice-tower. */
     unverified: { type: 'boolean' },
     ended: EndedSchema,
@@ -128,6 +130,7 @@ export const GameViewSchema = {
       },
     },
     rollCount: { type: 'integer' },
+    stepCount: { type: 'integer' },
     state: { type: 'object', additionalProperties: true },
   },
 } as const;

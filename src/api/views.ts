@@ -105,6 +105,7 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     botLevels: game.botLevels,
     /** Some throws are secret: each player follows their own dice on their private page. */
     secretThrows: def.secretThrows === true,
+    lowScoreWins: def.lowScoreWins === true,
     /** Whether each seat has opened its private page (its QR code is then taken down). */
     seatsClaimed: table.seatClaims(game.id),
     viewer,
@@ -131,6 +132,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
         frameUrl: r.source === 'tower' ? `/api/games/${game.id}/rolls/${r.seq}/frame.jpg${seatQuery}` : null,
       })),
     rollCount: game.rolls.length,
+    /** Steps applied (rolls and decisions): a correction leaves it, an undo lowers it (the page's sounds tell a move from them). */
+    stepCount: game.actions.length,
     /** Set when the game was ended without a result (kept in the history, gone from the picker). */
     ended: game.ended ?? null,
     /** The recent steps in words (src/games/feed-words.ts): only what the whole room may see. */

@@ -12,6 +12,8 @@ export interface PlayedGame {
   /** The rules' id and name. */
   readonly game: string;
   readonly name: string;
+  /** The rules' own fact (GameDef.lowScoreWins). */
+  readonly lowScoreWins: boolean;
   readonly players: readonly string[];
   readonly bots: readonly number[];
   readonly createdAt: number;
@@ -63,18 +65,6 @@ export interface PlayerDetail extends PlayerSummary {
 /** The key a name is matched by. */
 export const playerKey = (name: string) => name.trim().toLocaleLowerCase();
 
-/** Whether the lowest score wins in this finished game: the winners hold the lowest score and someone has more. */
-function lowestWins(result: NonNullable<PlayedGame['result']>): boolean | null {
-  const winner = result.winners[0];
-  if (winner === undefined) return null;
-  const best = result.scores[winner];
-  if (best === undefined) return null;
-  const min = Math.min(...result.scores);
-  const max = Math.max(...result.scores);
-  if (min === max) return null;
-  return best === min;
-}
-
 /** Every seat a person sat at, newest game first, by player key. */
 function seatsByPlayer(games: readonly PlayedGame[]): Map<string, PlayerGameEntry[]> {
   const out = new Map<string, PlayerGameEntry[]>();
@@ -125,7 +115,7 @@ export function playerDetail(games: readonly PlayedGame[], name: string): Player
   for (const e of [...entries].reverse()) {
     const game = games.find((g) => g.id === e.id)!;
     const prev = byId.get(e.game) ?? { game: e.game, name: e.name, played: 0, finished: 0, wins: 0, best: null, lowWins: false };
-    const low = game.result ? (lowestWins(game.result) ?? prev.lowWins) : prev.lowWins;
+    const low = game.lowScoreWins;
     const score = e.state === 'over' ? e.score : null;
     const best = score === null ? prev.best : prev.best === null ? score : low ? Math.min(prev.best, score) : Math.max(prev.best, score);
     byId.set(e.game, { ...prev, played: prev.played + 1, finished: prev.finished + (e.state === 'over' ? 1 : 0), wins: prev.wins + (e.won ? 1 : 0), best, lowWins: low });

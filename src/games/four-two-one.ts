@@ -469,6 +469,7 @@ function board(state: FourTwoOneState): TableBoard {
 export const fourTwoOne: GameDef<FourTwoOneState, FourTwoOneAction, FourTwoOneOptions> = {
   id: 'four-two-one',
   name: '421',
+  lowScoreWins: true,
   minPlayers: 3,
   maxPlayers: 10,
   defaultOptions: FOUR_TWO_ONE_DEFAULT_OPTIONS,

@@ -1359,7 +1359,44 @@ function playerView(state: LasVegasState, viewer: number | null): LasVegasState 
   };
 }
 
-function board(state: LasVegasState): TableBoard {
+/** A bill as the page draws it: its money, or a colourful card (worth nothing, replaced before scoring). */
+export interface BillView {
+  readonly value: number;
+  readonly colourful: boolean;
+}
+
+/**
+ * The board's numbers for the page's Las Vegas view: the page draws from these
+ * only, never from the panels' display labels, so the labels can be translated.
+ */
+export interface LasVegasBoardData {
+  /** By casino (1-6, the slot machine 7th): its bills, highest first, and whether an early payout waits there. */
+  readonly casinos: ReadonlyArray<{ readonly bills: readonly BillView[]; readonly earlyPayout: boolean }>;
+  /** By seat: money and the bills won. */
+  readonly players: ReadonlyArray<{ readonly money: number; readonly bills: readonly BillView[] }>;
+  /** The last scoring: casino (0 for a round's end), the seat paid or null for a colour nobody plays. */
+  readonly payouts: ReadonlyArray<{ readonly casino: number; readonly seat: number | null; readonly colour: string; readonly bill: BillView }>;
+  /** Solo (the opponent colours) and secret colours (the bills won by colour): money by colour; null in the standard game. */
+  readonly colourMoney: ReadonlyArray<{ readonly colour: string; readonly money: number }> | null;
+}
+
+export interface LasVegasBoard extends TableBoard {
+  readonly lasVegas: LasVegasBoardData;
+}
+
+const billView = (id: number): BillView => ({ value: billValue(id), colourful: isColourful(id) });
+
+function boardData(state: LasVegasState, cash: readonly number[]): LasVegasBoardData {
+  return {
+    casinos: state.casinos.map((c, i) => ({ bills: c.bills.map(billView), earlyPayout: state.earlyPayouts.some((e) => e.casino === i + 1) })),
+    players: state.players.map((p, i) => ({ money: cash[i] ?? 0, bills: p.bills.map(billView) })),
+    payouts: state.lastPayouts.flatMap((p) => (p.colour === null ? [] : [{ casino: p.casino, seat: p.seat, colour: p.colour, bill: billView(p.bill) }])),
+    colourMoney: state.mode === 'standard' ? null : Object.entries(state.colourBills).map(([colour, ids]) => ({ colour, money: moneyOf(ids) })),
+  };
+}
+
+/** The scoreboard's picture of a Las Vegas state (as `lasVegas.board`), typed with its numbers for the tests. */
+export function lasVegasBoard(state: LasVegasState): LasVegasBoard {
   const cash = money(state);
   const secret = state.mode === 'secretColours';
   const over = state.phase === 'over';
@@ -1426,6 +1463,7 @@ function board(state: LasVegasState): TableBoard {
   const last = state.lastPayouts.filter((p) => p.colour !== null);
   return {
     kind: 'table',
+    lasVegas: boardData(state, cash),
     status,
     current: over ? null : state.current,
     dice: state.thrown,
@@ -1486,7 +1524,7 @@ export const lasVegas: GameDef<LasVegasState, LasVegasAction, LasVegasOptions> =
   secretThrows: false,
   secretHands: true,
   optionSpecs: OPTION_SPECS,
-  board,
+  board: lasVegasBoard,
   playerView,
   bot,
 

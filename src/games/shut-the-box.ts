@@ -302,6 +302,7 @@ function board(state: ShutTheBoxState): TableBoard {
 export const shutTheBox: GameDef<ShutTheBoxState, ShutTheBoxAction, ShutTheBoxOptions> = {
   id: 'shut-the-box',
   name: 'Shut the Box',
+  lowScoreWins: true,
   minPlayers: 2,
   maxPlayers: 6,
   defaultOptions: SHUT_THE_BOX_DEFAULT_OPTIONS,

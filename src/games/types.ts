@@ -83,6 +83,8 @@ export interface GameDef<State, Action extends { type: string }, Options> {
   readonly dice: DiceNeed;
   /** True when some throws are secret: players then need their private pages. */
   readonly secretThrows?: boolean;
+  /** True when the lowest score wins (Shut the Box's penalty points, 421's counters): standings and best scores go lowest first. */
+  readonly lowScoreWins?: boolean;
   /**
    * True when players hold secret cards (Las Vegas): the actions offered to a
    * viewer are the legal actions of their own view, so the room never sees a

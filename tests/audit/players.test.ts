@@ -3,15 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { playerDetail, playerList, type PlayedGame } from '../../src/audit/players.js';
 
 const game = (id: string, over: Partial<PlayedGame> = {}): PlayedGame => ({
-  id, game: 'yatzy', name: 'Yatzy', players: ['Ann', 'Ben'], bots: [], createdAt: Number(id), updatedAt: Number(id), result: null, ended: false, ...over,
+  id, game: 'yatzy', name: 'Yatzy', lowScoreWins: false, players: ['Ann', 'Ben'], bots: [], createdAt: Number(id), updatedAt: Number(id), result: null, ended: false, ...over,
 });
 
 describe('players', () => {
   const games = [
     game('1', { result: { winners: [0], scores: [250, 180] } }),
     game('2', { players: [' ann ', 'Ben'], result: { winners: [1], scores: [210, 230] } }),
-    game('3', { game: 'shut-the-box', name: 'Shut the Box', players: ['Ben', 'Ann', 'Robo'], bots: [2], result: { winners: [1], scores: [12, 3, 20] } }),
-    game('4', { game: 'shut-the-box', name: 'Shut the Box', players: ['Ann', 'Cy'], result: { winners: [1], scores: [9, 5] } }),
+    game('3', { game: 'shut-the-box', name: 'Shut the Box', lowScoreWins: true, players: ['Ben', 'Ann', 'Robo'], bots: [2], result: { winners: [1], scores: [12, 3, 20] } }),
+    game('4', { game: 'shut-the-box', name: 'Shut the Box', lowScoreWins: true, players: ['Ann', 'Cy'], result: { winners: [1], scores: [9, 5] } }),
     game('5', { players: ['Ann', 'Cy'], ended: true }),
     game('6', { players: ['Dee', 'Ann'] }),
   ];

@@ -21,7 +21,7 @@ import { DEFAULT_TRAY } from '../../src/hardware/simulator/index.js';
 import { createDiceReader, DEFAULT_VISION_CONFIG } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
-import { ALL_MODULES, lasVegas, type LasVegasState } from '../../src/games/las-vegas.js';
+import { ALL_MODULES, billValue, lasVegas, money, type LasVegasState } from '../../src/games/las-vegas.js';
 import { seededRandom } from '../games/harness.js';
 
 const TOKEN = 'browser-las-vegas-board-token-01';
@@ -103,6 +103,16 @@ async function step(id: string): Promise<string> {
   return s.phase;
 }
 
+/** One move of the game's own bot, the dice typed in with their colours (no camera needed to fill the board). */
+async function botStep(id: string, random: () => number): Promise<void> {
+  const s = lv(id);
+  const choice = lasVegas.bot(s, random);
+  const request = lasVegas.diceRequest(s);
+  if (choice === null && request) await table.roll(id, undefined, request.dice!.map((d) => ({ ...d, value: 1 + Math.floor(random() * 6) })));
+  else if (choice !== null) table.act(id, choice);
+  else throw new Error(`no move in phase ${s.phase}`);
+}
+
 describe('the Las Vegas board', () => {
   it('plays a whole game by clicking casinos: coloured dice, money, no scrolling, a large camera frame, sounds, the winner screen and a rematch', async () => {
     const res = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ game: 'las-vegas', players: ['Ann', 'Bob'], options: OPTIONS }) });
@@ -181,13 +191,12 @@ describe('the Las Vegas board', () => {
         }
         photographed = true;
       }
-      // Every die on the casinos is drawn in its owner's colour; the money is the board's.
+      // Every die on the casinos is drawn in its owner's colour; the money is the board's number, not its label.
       const placedDice = s.casinos.flatMap((c, i) => c.dice.map((d) => `${i + 1}:${d.big ? 'big ' : ''}${d.colour}`)).sort();
       await poll(async () =>
         (await page.locator('[data-testid^="lv-pile-"] .lv-die').evaluateAll((els) => els.map((e) => `${e.closest('[data-testid^="lv-pile-"]')!.getAttribute('data-testid')!.slice(8)}:${(e as HTMLElement).dataset.big === 'true' ? 'big ' : ''}${(e as HTMLElement).dataset.colour}`))).sort(),
       ).toEqual(placedDice);
-      const money = (await (await fetch(`${base}/api/games/${id}`)).json()) as { board: { players: Array<{ values: { money: string } }> } };
-      expect(await page.getByTestId('lv-money-0').textContent()).toBe(money.board.players[0]!.values.money);
+      await poll(async () => (await page.getByTestId('lv-money-0').textContent())!.replace(/\D/g, '')).toBe(String(money(lv(id))[0]));
       const did = await step(id);
       if (did === 'chase') chases++;
       // A move (not the last) plays the move cue, now that the sound is on again.
@@ -218,16 +227,8 @@ describe('the Las Vegas board', () => {
   it('five players with every module still fit at 1280×720 and 1920×1080 when most dice lie on the casinos', async () => {
     const game = table.create('las-vegas', ['Ann', 'Bob', 'Cat', 'Dan', 'Eve'], { ...ALL_MODULES, extraPlayerDice: true, deckSeed: 5 });
     const random = seededRandom(5);
-    // The game's bot plays, the dice typed in with their colours (no camera needed to fill the board).
     const diceLeft = () => lv(game.id).players.reduce((a, p) => a + p.hand.length, 0);
-    while (lv(game.id).round === 1 && diceLeft() > 10) {
-      const s = lv(game.id);
-      const choice = lasVegas.bot(s, random);
-      const request = lasVegas.diceRequest(s);
-      if (choice === null && request) await table.roll(game.id, undefined, request.dice!.map((d) => ({ ...d, value: 1 + Math.floor(random() * 6) })));
-      else if (choice !== null) table.act(game.id, choice);
-      else throw new Error(`no move in phase ${s.phase}`);
-    }
+    while (lv(game.id).round === 1 && diceLeft() > 10) await botStep(game.id, random);
     expect(lv(game.id).casinos.reduce((a, c) => a + c.dice.length, 0)).toBeGreaterThan(25);
     await page.goto(`${base}/?game=${game.id}`);
     for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
@@ -238,21 +239,51 @@ describe('the Las Vegas board', () => {
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
-  it('draws the solo game and the secret-colours variant: a secret colour is a "?" swatch, never a word', async () => {
+  it('draws the solo game with its opponent colours and the secret-colours variant: a secret colour is never shown until the end', async () => {
     const create = async (players: string[], options: object) => {
       const res = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ game: 'las-vegas', players, options }) });
       expect(res.status).toBe(201);
       return ((await res.json()) as { id: string }).id;
     };
+    /** The colour-money panel as drawn: colour → the money's digits. */
+    const colourMoneyShown = () =>
+      page.getByTestId('lv-colour-money').locator('li').evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.colour}:${e.textContent!.replace(/\D/g, '')}`));
+    const colourMoneyOf = (id: string) => Object.entries(lv(id).colourBills).map(([colour, ids]) => `${colour}:${ids.reduce((a, bill) => a + billValue(bill), 0)}`);
+    const random = seededRandom(9);
+
+    // Solo: played against the opponent colours' money, drawn beside the casinos as it grows.
     const solo = await create(['Sol'], { mode: 'solo' });
     await page.goto(`${base}/?game=${solo}`);
     await poll(() => page.locator('.lv-casino').count()).toBe(6);
     expect(await page.getByTestId('lv-swatch-0').getAttribute('data-colour')).toBe('red');
+    while (Object.values(lv(solo).colourBills).every((ids) => ids.length === 0)) await botStep(solo, random);
+    await poll(colourMoneyShown).toEqual(colourMoneyOf(solo));
+    expect(await page.getByTestId('lv-info').textContent()).toContain('Opponent colours');
+
+    // Secret colours: the players' colours are never on the page while the game runs (not as words, swatches or attributes).
     const secret = await create(['Ann', 'Bob'], { mode: 'secretColours' });
     await page.goto(`${base}/?game=${secret}`);
     await poll(() => page.getByTestId('lv-swatch-1').textContent()).toBe('?');
-    expect(await page.getByTestId('lv-swatch-0').getAttribute('data-colour')).toBeNull();
-    expect(await page.getByTestId('lv-players').textContent()).not.toMatch(/red|green|blue|black|white|yellow|grey|purple/);
+    const colourWords = /red|green|blue|black|white|yellow|grey|purple|orange|pink/;
+    let colourMoneyChecked = false;
+    for (let n = 0; lv(secret).phase !== 'over'; n++) {
+      expect(n).toBeLessThan(500);
+      const version = table.get(secret).version;
+      await poll(() => page.evaluate(() => Number(document.body.dataset.version ?? -1))).toBe(version);
+      expect(await page.getByTestId('lv-players').innerHTML()).not.toMatch(colourWords);
+      if (!colourMoneyChecked && Object.values(lv(secret).colourBills).some((ids) => ids.length > 0)) {
+        await poll(colourMoneyShown).toEqual(colourMoneyOf(secret));
+        expect(await page.getByTestId('lv-info').textContent()).toContain('Bills won by colour');
+        colourMoneyChecked = true;
+      }
+      await botStep(secret, random);
+    }
+    expect(colourMoneyChecked).toBe(true);
+    // At the end each player's colours are revealed, as their swatches.
+    await page.getByTestId('show-final-board').click();
+    for (const [seat, p] of lv(secret).players.entries()) {
+      await poll(() => page.locator(`[data-testid="lv-swatch-${seat}"]`).evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.colour).sort())).toEqual([...p.secretColours].sort());
+    }
     expect(pageErrors).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 });

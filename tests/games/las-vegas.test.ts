@@ -15,6 +15,7 @@ import {
   slotSize,
   dealCasinos,
   lasVegas,
+  lasVegasBoard,
   money,
   scoreCasino,
   initialDeck,
@@ -271,6 +272,33 @@ describe('turns and rounds', () => {
     const won = lasVegas.board(over).panels.find((p) => p.id === 'billsWon')!.items;
     expect(won.map((i) => i.label)).toEqual(['Ann', 'Bob']);
     over.players.forEach((p, i) => expect(won[i]!.value).toBe(values(p.bills).map((v) => `$${v.toLocaleString('en-US')}`).join(', ')));
+  });
+  it('the board carries its numbers apart from the labels: bills by casino, money and bills by seat, payouts, an early payout waiting', () => {
+    const s = lasVegas.setup(names(2), { colourfulBills: true, deckSeed: 4 });
+    const data = lasVegasBoard({ ...s, earlyPayouts: [{ seat: 0, casino: 2 }] }).lasVegas;
+    expect(data.casinos.map((c) => c.bills.map((b) => b.value))).toEqual(s.casinos.map((c) => values(c.bills)));
+    expect(data.casinos.map((c) => c.earlyPayout)).toEqual([false, true, false, false, false, false]);
+    expect(data.colourMoney).toBeNull();
+    const over = playBotGame(lasVegas, names(3), 8).final as LasVegasState;
+    const end = lasVegasBoard(over).lasVegas;
+    expect(end.players.map((p) => p.money)).toEqual(money(over));
+    expect(end.players.map((p) => p.bills.map((b) => b.value))).toEqual(over.players.map((p) => values(p.bills)));
+    expect(end.payouts.map((p) => [p.casino, p.seat, p.bill.value])).toEqual(over.lastPayouts.filter((p) => p.colour !== null).map((p) => [p.casino, p.seat, billValue(p.bill)]));
+    expect(end.payouts.length).toBeGreaterThan(0);
+  });
+  it('solo and secret colours give the money each colour won, to play against', () => {
+    for (const [players, mode] of [[1, 'solo'], [3, 'secretColours']] as const) {
+      // Checked in every state of a bot game (secret colours hands the colours' bills out at the end).
+      let shown = 0;
+      playBotGame(lasVegas, names(players), 5, { mode }, (state) => {
+        const s = state as LasVegasState;
+        const rows = lasVegasBoard(lasVegas.playerView(s, null)).lasVegas.colourMoney!;
+        expect(rows.map((r) => r.colour)).toEqual(Object.keys(s.colourBills));
+        expect(rows.map((r) => r.money)).toEqual(Object.values(s.colourBills).map((ids) => values(ids).reduce((a, b) => a + b, 0)));
+        shown = Math.max(shown, ...rows.map((r) => r.money));
+      });
+      expect(shown).toBeGreaterThan(0);
+    }
   });
 });
 

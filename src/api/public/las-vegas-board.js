@@ -4,8 +4,8 @@
 // A casino is clicked to place the dice of its value there; a die on a casino is
 // clicked to chase it away. Drawn from the game's public state and board only.
 import { h, dieFace } from './dom.js';
-import { t } from './i18n.js';
-import { landingRoll } from './dice-motion.js';
+import { lang, t } from './i18n.js';
+import { landingRoll, setLanding } from './dice-motion.js';
 
 /** Every text of the board, in one place: the words are in i18n/*.json under `lasVegas`. */
 const TEXT = {
@@ -26,6 +26,13 @@ const TEXT = {
   reminder: t('lasVegas.reminder'),
   // The public screen never shows a hand: only how many cards are held.
   cards: (count) => t('lasVegas.cardsHidden', { count }),
+  bill: (thousands) => t('lasVegas.bill', { thousands }),
+  colourful: t('lasVegas.colourful'),
+  money: (n) => t('lasVegas.money', { amount: n.toLocaleString(lang === 'en' ? 'en-US' : lang) }),
+  round: t('lasVegas.round'),
+  earlyPayout: t('lasVegas.earlyPayout'),
+  opponentColours: t('lasVegas.opponentColours'),
+  billsByColour: t('lasVegas.billsByColour'),
 };
 
 const SLOT_MACHINE = 7;
@@ -39,25 +46,19 @@ function colouredDie(value, colour, { big = false, extra = '', attrs = {} } = {}
   );
 }
 
-/** The bills lying at casino `n`, as the board's panel lists them ("$60,000", "colourful card"). */
-function billsAt(board, n) {
-  const id = n === SLOT_MACHINE ? 'slotMachine' : `casino${n}`;
-  const panel = (board.panels ?? []).find((p) => p.id === id);
-  return (panel?.items ?? []).filter((i) => i.label === 'Bill').map((i) => String(i.value));
-}
-
-const billChip = (label) => h('span', { class: `lv-bill${/colourful/.test(label) ? ' colourful' : ''}`, 'data-testid': 'lv-bill' }, label.replace(/,000$/, 'k'));
+/** A bill ({ value, colourful }, the board's data) as a chip: "$60k". */
+const billChip = (bill) =>
+  h('span', { class: `lv-bill${bill.colourful ? ' colourful' : ''}`, 'data-testid': 'lv-bill', 'data-value': bill.value }, bill.colourful ? TEXT.colourful : TEXT.bill(bill.value / 1000));
 
 /** The players: swatch, name, money, bills won, dice left; the one to act marked. */
 function players(game) {
   const { board, state } = game;
-  const won = (board.panels ?? []).find((p) => p.id === 'billsWon')?.items ?? [];
   return h(
     'ol',
     { class: 'lv-players', 'data-testid': 'lv-players' },
     state.players.map((p, i) => {
       const colours = p.colour ? [p.colour] : p.secretColours.filter((c) => c !== null);
-      const bills = String(won[i]?.value ?? '').split(', ').filter(Boolean);
+      const mine = board.lasVegas.players[i];
       return h(
         'li',
         { class: `lv-player${board.current === i && !game.result ? ' current' : ''}`, 'data-testid': `lv-player-${i}`, 'data-colour': p.colour },
@@ -69,8 +70,8 @@ function players(game) {
             : h('span', { class: 'lv-swatch secret', 'data-testid': `lv-swatch-${i}`, title: TEXT.secretColour, 'aria-label': TEXT.secretColour }, '?'),
         ),
         h('span', { class: 'lv-name' }, p.name),
-        h('span', { class: 'lv-money', 'data-testid': `lv-money-${i}` }, board.players[i]?.values.money ?? ''),
-        h('span', { class: 'lv-won', title: TEXT.billsWon, 'data-testid': `lv-won-${i}` }, bills.map(billChip)),
+        h('span', { class: 'lv-money', 'data-testid': `lv-money-${i}`, 'data-money': mine.money }, TEXT.money(mine.money)),
+        h('span', { class: 'lv-won', title: TEXT.billsWon, 'data-testid': `lv-won-${i}` }, mine.bills.map(billChip)),
         state.mode === 'standard' && !game.result ? h('span', { class: 'lv-left' }, TEXT.diceLeft(p.hand.length)) : null,
         state.options.bonusCards ? h('span', { class: 'lv-reminder', title: TEXT.reminder, 'data-testid': `lv-reminder-${i}` }, dieFace(p.reminder, 'lv-reminder-face')) : null,
         state.options.actionCards && p.cards.length > 0 ? h('span', { class: 'lv-cards', 'data-testid': `lv-cards-${i}` }, TEXT.cards(p.cards.length)) : null,
@@ -93,18 +94,19 @@ function throwRow(game, busy) {
   }
   const thrown = (board.dice ?? []).flatMap((value, slot) => (value === null ? [] : [{ value, slot, look: look[slot] }])).sort((a, b) => a.value - b.value);
   const landing = landingRoll(game);
-  return h(
+  const row = h(
     'div',
     { class: 'lv-throw', 'data-testid': 'lv-throw', 'data-state': thrown.length ? 'thrown' : 'empty', 'aria-label': thrown.length ? TEXT.throwTitle(name) : TEXT.throwEmpty },
     thrown.map((d, k) =>
       colouredDie(d.value, d.look?.colour ?? '', {
         big: d.look?.size === 'big',
         // A gap before each new value: the groups a player chooses from.
-        extra: `${landing ? ' landed' : ''}${k > 0 && thrown[k - 1].value !== d.value ? ' next-value' : ''}`,
+        extra: `${landing !== null ? ' landed' : ''}${k > 0 && thrown[k - 1].value !== d.value ? ' next-value' : ''}`,
         attrs: { style: `--k:${k}`, 'data-testid': `lv-thrown-${d.slot}` },
       }),
     ),
   );
+  return setLanding(row, landing);
 }
 
 /** The place actions by casino: casino n → its plain place action; the slot machine → one per value. */
@@ -146,7 +148,7 @@ function casinoCard(game, n, places, ctx) {
   // One action: the whole card places; the slot machine with several values offers one button each.
   const single = actions.length === 1 && !ctx.busy ? actions[0] : null;
   const place = single ? () => ctx.act(single) : null;
-  const bills = billsAt(board, n);
+  const { bills, earlyPayout } = board.lasVegas.casinos[n - 1];
   return h(
     'article',
     {
@@ -166,6 +168,7 @@ function casinoCard(game, n, places, ctx) {
       h('span', { class: 'lv-casino-name' }, slot ? TEXT.slotMachine : TEXT.casino(n)),
     ),
     h('div', { class: 'lv-bills', 'data-testid': `lv-bills-${n}` }, bills.length ? bills.map(billChip) : h('span', { class: 'lv-none' }, TEXT.noBills)),
+    earlyPayout ? h('div', { class: 'lv-early', 'data-testid': `lv-early-${n}` }, TEXT.earlyPayout) : null,
     h('div', { class: 'lv-pile', 'data-testid': `lv-pile-${n}` }, casinoDice(game, casino, n, chases, ctx)),
     slot && actions.length > 1
       ? h(
@@ -177,33 +180,48 @@ function casinoCard(game, n, places, ctx) {
   );
 }
 
-/** The last scoring's items ("Casino 1: Ann" → $50,000) in one line per casino: [["Casino 1", [{ who, bill }]]]. */
+const placeName = (casino) => (casino === 0 ? TEXT.round : casino === SLOT_MACHINE ? TEXT.slotMachine : TEXT.casino(casino));
+
+/** The last scoring in one line per place (in the order paid): [[casino, payouts]]. */
 function byPlace(payouts) {
   const rows = new Map();
-  for (const item of payouts) {
-    const [place, who = ''] = String(item.label).split(': ');
-    if (!rows.has(place)) rows.set(place, []);
-    rows.get(place).push({ who, bill: String(item.value) });
-  }
+  for (const p of payouts) rows.set(p.casino, [...(rows.get(p.casino) ?? []), p]);
   return [...rows];
 }
 
-/** The rest of the game's own panels in one card beside the casinos: start player, deck, chasers spent, the last scoring. */
-function infoCard(board) {
-  const panel = (id) => (board.panels ?? []).find((p) => p.id === id)?.items ?? [];
-  const facts = panel('round').filter((i) => !/^(round|turn)$/i.test(i.label));
-  const payouts = panel('lastPayouts');
+/** Who a payout went to: the player's name, or a colour nobody plays as its swatch. */
+const payee = (game, p) => (p.seat === null ? h('span', { class: `lv-swatch colour-${p.colour}`, 'data-colour': p.colour, title: TEXT.colour(p.colour), 'aria-label': TEXT.colour(p.colour) }) : (game.state.players[p.seat]?.name ?? ''));
+
+/** Solo and secret colours: the money each colour has won (solo is played against it). */
+function colourMoney(rows, solo) {
+  return [
+    h('div', { class: 'lv-info-title' }, solo ? TEXT.opponentColours : TEXT.billsByColour),
+    h(
+      'ul',
+      { class: 'lv-colour-money', 'data-testid': 'lv-colour-money' },
+      rows.map((r) => h('li', { 'data-colour': r.colour }, h('span', { class: `lv-swatch colour-${r.colour}`, title: TEXT.colour(r.colour), 'aria-label': TEXT.colour(r.colour) }), ' ', h('span', { 'data-money': r.money }, TEXT.money(r.money)))),
+    ),
+  ];
+}
+
+/** The rest of the game's own panels in one card beside the casinos: start player, deck, chasers spent, colours' money, the last scoring. */
+function infoCard(game) {
+  const { board } = game;
+  // The round panel's first two items (round and turn) are on the status line already.
+  const facts = ((board.panels ?? []).find((p) => p.id === 'round')?.items ?? []).slice(2);
+  const { payouts, colourMoney: colours } = board.lasVegas;
   return h(
     'aside',
     { class: 'lv-info', 'data-testid': 'lv-info' },
     h('dl', { class: 'lv-facts' }, facts.flatMap((i) => [h('dt', {}, i.label), h('dd', {}, String(i.value ?? ''))])),
+    colours ? colourMoney(colours, game.state.mode === 'solo') : null,
     payouts.length
       ? [
           h('div', { class: 'lv-info-title' }, TEXT.lastScoring),
           h(
             'ul',
             { class: 'lv-payouts', 'data-testid': 'lv-payouts' },
-            byPlace(payouts).map(([place, wins]) => h('li', {}, h('span', { class: 'lv-payout-place' }, place), wins.map((w) => h('span', { class: 'lv-payout' }, w.who, ' ', billChip(w.bill))))),
+            byPlace(payouts).map(([casino, paid]) => h('li', {}, h('span', { class: 'lv-payout-place' }, placeName(casino)), paid.map((p) => h('span', { class: 'lv-payout' }, payee(game, p), ' ', billChip(p.bill))))),
           ),
         ]
       : null,
@@ -224,7 +242,7 @@ export function renderLasVegasBoard(el, game, ctx) {
       'div',
       { class: 'lv-casinos' },
       Array.from({ length: count }, (_, i) => casinoCard(game, i + 1, places, ctx)),
-      infoCard(game.board),
+      infoCard(game),
     ),
   );
 }

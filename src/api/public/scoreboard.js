@@ -15,7 +15,7 @@ import { isBluffing } from './bluff-ui.js';
 import { renderLasVegasBoard, boardDecision } from './las-vegas-board.js';
 import { renderWinnerScreen } from './winner-screen.js';
 import { cueSounds, soundOn, soundToggle } from './sounds.js';
-import { landingRoll } from './dice-motion.js';
+import { landingRoll, setLanding } from './dice-motion.js';
 import { liveGames } from './view-patch.js';
 import { keepTokenFromLink, operatorToken } from './operator-page.js';
 
@@ -399,6 +399,7 @@ function render() {
   $('unsupported').hidden = view !== 'unsupported';
   $('new-game-button').hidden = !(state.everConnected && game && !state.creating);
   document.body.dataset.gameId = game?.id ?? '';
+  document.body.dataset.version = String(game?.version ?? ''); // which version is drawn, for the browser tests
 
   if (view === 'setup') renderSetup(game);
   if (view === 'unsupported') $('unsupported-title').textContent = `${gameName(game)}: ${game.players.join(', ')}`;
@@ -952,7 +953,8 @@ function renderDice(game, busy) {
   const dice = isLasVegas(game) ? [] : (b.dice ?? []);
   const rollingSlots = new Set(game.request?.slots ?? []);
   const landing = landingRoll(game);
-  const landed = new Set(landing ? (game.lastRoll?.slots ?? []) : []);
+  const landed = new Set(landing !== null ? (game.lastRoll?.slots ?? []) : []);
+  setLanding($('dice'), landing);
   $('dice').dataset.count = String(dice.length);
   $('dice-area').style.setProperty('--n', String(Math.max(dice.length, 1)));
   // Nothing to see yet (not thrown, or every die in a cup): small blank faces leave room for the rest.

@@ -26,10 +26,10 @@ const CUES = {
 import { t } from './i18n.js';
 
 const KEY = 'dice-tower-sound';
-const TEXT = { on: t('sound.on'), off: t('sound.off'), title: t('sound.title') };
+const TEXT = { label: t('sound.label'), title: t('sound.title') };
 
 let audio = null;
-/** What each game last looked like here: id → { rollCount, version, over }. */
+/** What each game last looked like here: id → { rollCount, stepCount, version, over }. */
 const last = new Map();
 
 /** Sound is on in this browser (the scoreboard's toggle); `fallback` before it was ever set. */
@@ -38,9 +38,23 @@ export function soundOn(fallback = true) {
   return kept === null ? fallback : kept === 'on';
 }
 
+/**
+ * The audio context, made and resumed: Chrome starts a context suspended
+ * unless a click made it, and keeps it so; the toggle's click calls this too,
+ * so a first cue with no click (a TV scoreboard, a bot's roll) is not silent for good.
+ */
+function audioContext() {
+  audio ??= new AudioContext();
+  if (audio.state === 'suspended') void audio.resume();
+  return audio;
+}
+
+/** The audio context's state ('none' before any), for the browser tests. */
+export const audioState = () => audio?.state ?? 'none';
+
 function play(name) {
   const notes = CUES[name];
-  audio ??= new AudioContext();
+  audioContext();
   const t0 = audio.currentTime + 0.01;
   for (const [freq, start, length, type] of notes) {
     const osc = audio.createOscillator();
@@ -60,33 +74,36 @@ function play(name) {
   document.body.dataset.sounds = String(Number(document.body.dataset.sounds ?? 0) + 1);
 }
 
-/** The cue a change of `game` calls for: a new roll, the end, or a decision; null for none (or the first look). */
+/**
+ * The cue a change of `game` calls for: a new roll, the end, or a decision
+ * (a step that is not a roll); null for none, the first look, or a change
+ * that is no move (a correction, an undo).
+ */
 export function cueFor(before, game) {
   if (!before || game.version <= before.version) return null;
   if (game.result && !before.over) return 'win';
   if (game.rollCount > before.rollCount) return 'roll';
-  return game.result ? null : 'score';
+  return !game.result && game.stepCount > before.stepCount ? 'score' : null;
 }
 
 /** Plays the cue `game`'s change calls for, when `enabled`. */
 export function cueSounds(game, enabled) {
   const before = last.get(game.id);
-  last.set(game.id, { rollCount: game.rollCount, version: game.version, over: Boolean(game.result) });
+  last.set(game.id, { rollCount: game.rollCount, stepCount: game.stepCount, version: game.version, over: Boolean(game.result) });
   const cue = cueFor(before, game);
   if (cue && enabled) play(cue);
 }
 
-/** The scoreboard's toggle: `button` shows and flips the kept setting. */
+/** The scoreboard's toggle: `button` flips the kept setting; its label stays, `aria-pressed` tells on or off. */
 export function soundToggle(button) {
-  const show = () => {
-    const on = soundOn();
-    button.textContent = on ? TEXT.on : TEXT.off;
-    button.setAttribute('aria-pressed', String(on));
-  };
+  const show = () => button.setAttribute('aria-pressed', String(soundOn()));
   button.title = TEXT.title;
+  button.textContent = TEXT.label;
   button.hidden = false;
   button.addEventListener('click', () => {
     localStorage.setItem(KEY, soundOn() ? 'off' : 'on');
+    // A click may start audio: the context made (or resumed) now plays later cues with no click.
+    if (soundOn()) audioContext();
     show();
   });
   show();

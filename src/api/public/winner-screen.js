@@ -14,27 +14,52 @@ const TEXT = {
   newGame: t('winner.newGame'),
   showBoard: t('winner.showBoard'),
   place: (number) => t('winner.place', { number }),
+  ended: t('winner.ended'),
 };
 
 /** Games whose winner screen was put aside on this page, to look at the final board. */
 const dismissed = new Set();
 
 /**
- * The standings: winners first, then by score the way the winners' scores point
- * (low-wins games too); ties keep seat order. Pure, for the tests too.
+ * The standings: winners first, then by score, highest first or lowest first
+ * where the lowest wins (the game's own `lowScoreWins`); ties keep seat order
+ * and share their place (1., 1., 3.). Pure, for the tests too.
  */
-export function standings(names, result) {
+export function standings(names, result, lowScoreWins = false) {
   const scores = result.scores ?? [];
   const winners = result.winners ?? [];
-  const best = winners.length ? scores[winners[0]] : undefined;
-  const lowWins = typeof best === 'number' && scores.every((x) => x >= best) && scores.some((x) => x > best);
-  return names
+  const sign = lowScoreWins ? -1 : 1;
+  const rows = names
     .map((name, i) => ({ name, i, score: scores[i], won: winners.includes(i) }))
-    .sort((x, y) => Number(y.won) - Number(x.won) || (lowWins ? -1 : 1) * ((y.score ?? 0) - (x.score ?? 0)) || x.i - y.i);
+    .sort((x, y) => Number(y.won) - Number(x.won) || sign * ((y.score ?? 0) - (x.score ?? 0)) || x.i - y.i);
+  // Winners share first place (a shared win); the others share a place on an equal score.
+  const tied = (x, y) => (x.won && y.won) || (!x.won && !y.won && x.score === y.score);
+  let place = 0;
+  return rows.map((r, k) => ({ ...r, place: k > 0 && tied(rows[k - 1], r) ? place : (place = k + 1) }));
 }
 
+/** A game ended without a result (`POST /end`): a short notice instead of a winner, with the reason given. */
+function endedNotice(el, game, ctx) {
+  return h(
+    'div',
+    { class: 'winner-card ended' },
+    h('div', { class: 'winner-line', id: 'winner-title', 'data-testid': 'winner' }, TEXT.ended),
+    game.ended.reason ? h('p', { class: 'ended-reason', 'data-testid': 'ended-reason' }, game.ended.reason) : null,
+    h('div', { class: 'winner-actions' }, h('button', { type: 'button', class: 'button', onclick: () => ctx.newGame() }, TEXT.newGame), hideButton(game, el)),
+  );
+}
+
+/** Puts the screen aside for this game, to look at the board. */
+function dismiss(game, el) {
+  dismissed.add(game.id);
+  el.hidden = true;
+}
+
+const hideButton = (game, el) => h('button', { type: 'button', class: 'button ghost', 'data-testid': 'show-final-board', onclick: () => dismiss(game, el) }, TEXT.showBoard);
+
 /**
- * Draws the screen into `el` for a finished `game` (hides it otherwise). `ctx`:
+ * Draws the screen into `el` for a finished `game`, or a notice for one ended
+ * without a result (hides it otherwise). `ctx`:
  * `api(path)` POSTs as the operator (null on a refusal, which it shows),
  * `operator` (the Rematch button needs the operator), `pin(id)` shows a game,
  * `newGame()` opens the new-game form, `scoreText(i)` a seat's score as the
@@ -42,67 +67,65 @@ export function standings(names, result) {
  */
 export function renderWinnerScreen(el, game, ctx) {
   const result = game.result;
-  el.hidden = !result || dismissed.has(game.id);
+  el.hidden = !(result || game.ended) || dismissed.has(game.id);
   if (el.hidden) return;
   // Drawn once per finished game: a redraw would start the cheer over.
   const key = `${game.id}:${game.version}:${ctx.operator}`;
   if (el.dataset.key === key) return;
   el.dataset.key = key;
+  // It covers the page: a modal dialog, focused, put aside with Escape.
+  el.setAttribute('role', 'dialog');
+  el.setAttribute('aria-modal', 'true');
+  el.setAttribute('aria-labelledby', 'winner-title');
+  el.tabIndex = -1;
+  el.onkeydown = (e) => e.key === 'Escape' && dismiss(game, el);
+  el.replaceChildren(result ? winnerCard(el, game, ctx) : endedNotice(el, game, ctx));
+  el.focus();
+}
+
+function winnerCard(el, game, ctx) {
+  const result = game.result;
   const names = game.board.players.map((p) => p.name);
   const winners = (result.winners ?? []).map((i) => names[i]);
-  const rows = standings(names, result);
-  el.replaceChildren(
+  const rows = standings(names, result, game.lowScoreWins === true);
+  return h(
+    'div',
+    { class: 'winner-card' },
+    h('div', { class: 'eyebrow' }, TEXT.eyebrow),
+    h('div', { class: 'winner-line', id: 'winner-title', 'data-testid': 'winner' }, winners.length === 1 ? TEXT.wins(winners[0]) : winners.length > 1 ? TEXT.shared(winners) : TEXT.none),
+    h(
+      'ol',
+      { class: 'ranking', 'data-testid': 'standings' },
+      rows.map((r, k) =>
+        h(
+          'li',
+          { class: r.won ? 'won' : '', 'data-testid': `final-${r.i}`, 'data-place': r.place, style: `--k:${k}` },
+          h('span', { class: 'rank-place' }, TEXT.place(r.place)),
+          h('span', { class: 'rank-name' }, r.name),
+          h('span', { class: 'rank-score' }, ctx.scoreText ? ctx.scoreText(r.i) : (r.score ?? '')),
+        ),
+      ),
+    ),
     h(
       'div',
-      { class: 'winner-card' },
-      h('div', { class: 'eyebrow' }, TEXT.eyebrow),
-      h('div', { class: 'winner-line', 'data-testid': 'winner' }, winners.length === 1 ? TEXT.wins(winners[0]) : winners.length > 1 ? TEXT.shared(winners) : TEXT.none),
-      h(
-        'ol',
-        { class: 'ranking', 'data-testid': 'standings' },
-        rows.map((r, k) =>
-          h(
-            'li',
-            { class: r.won ? 'won' : '', 'data-testid': `final-${r.i}`, style: `--k:${k}` },
-            h('span', { class: 'rank-place' }, TEXT.place(k + 1)),
-            h('span', { class: 'rank-name' }, r.name),
-            h('span', { class: 'rank-score' }, ctx.scoreText ? ctx.scoreText(r.i) : (r.score ?? '')),
-          ),
-        ),
-      ),
-      h(
-        'div',
-        { class: 'winner-actions' },
-        ctx.operator
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'button primary',
-                'data-testid': 'rematch-button',
-                onclick: async () => {
-                  const created = await ctx.api(`/api/games/${encodeURIComponent(game.id)}/rematch`);
-                  if (created) ctx.pin(created.id);
-                },
+      { class: 'winner-actions' },
+      ctx.operator
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'button primary',
+              'data-testid': 'rematch-button',
+              onclick: async () => {
+                const created = await ctx.api(`/api/games/${encodeURIComponent(game.id)}/rematch`);
+                if (created) ctx.pin(created.id);
               },
-              TEXT.rematch(game.players),
-            )
-          : null,
-        h('button', { type: 'button', class: 'button', onclick: () => ctx.newGame() }, TEXT.newGame),
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'button ghost',
-            'data-testid': 'show-final-board',
-            onclick: () => {
-              dismissed.add(game.id);
-              el.hidden = true;
             },
-          },
-          TEXT.showBoard,
-        ),
-      ),
+            TEXT.rematch(game.players),
+          )
+        : null,
+      h('button', { type: 'button', class: 'button', onclick: () => ctx.newGame() }, TEXT.newGame),
+      hideButton(game, el),
     ),
   );
 }
