@@ -8,7 +8,7 @@ import { createSimulator } from '../../src/hardware/index.js';
 import { createDiceReader, DEFAULT_VISION_CONFIG } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { gameView } from '../../src/api/views.js';
-import { cueFor } from '../../src/api/public/sounds.js';
+import { cueFor } from '../../src/api/public/sound-cues.js';
 import { GAMES, type AnyGameDef } from '../../src/games/index.js';
 import { seededRandom } from '../games/harness.js';
 

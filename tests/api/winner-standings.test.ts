@@ -1,6 +1,6 @@
 /** The winner screen's final standings (winner-screen.js `standings`), with results of real games. */
 import { describe, expect, it } from 'vitest';
-import { standings } from '../../src/api/public/winner-screen.js';
+import { standings } from '../../src/api/public/standings.js';
 import { GAMES, type AnyGameDef } from '../../src/games/index.js';
 import { playBotGame } from '../games/harness.js';
 

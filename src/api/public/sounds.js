@@ -2,6 +2,8 @@
 // Synthesized with the Web Audio API (a few oscillator notes), so no audio
 // files are shipped. The scoreboard has a toggle (kept in this browser); the
 // overlay is muted unless its link says ?sound=on.
+import { t } from './i18n.js';
+import { cueFor } from './sound-cues.js';
 
 /** Each cue as notes: [frequency Hz, start s, length s, wave]. */
 const CUES = {
@@ -22,8 +24,6 @@ const CUES = {
     [1047, 0.39, 0.4, 'triangle'],
   ],
 };
-
-import { t } from './i18n.js';
 
 const KEY = 'dice-tower-sound';
 const TEXT = { label: t('sound.label'), title: t('sound.title') };
@@ -74,17 +74,6 @@ function play(name) {
   document.body.dataset.sounds = String(Number(document.body.dataset.sounds ?? 0) + 1);
 }
 
-/**
- * The cue a change of `game` calls for: a new roll, the end, or a decision
- * (a step that is not a roll); null for none, the first look, or a change
- * that is no move (a correction, an undo).
- */
-export function cueFor(before, game) {
-  if (!before || game.version <= before.version) return null;
-  if (game.result && !before.over) return 'win';
-  if (game.rollCount > before.rollCount) return 'roll';
-  return !game.result && game.stepCount > before.stepCount ? 'score' : null;
-}
 
 /** Plays the cue `game`'s change calls for, when `enabled`. */
 export function cueSounds(game, enabled) {

@@ -3,6 +3,7 @@
 // options, POST /api/games/:id/rematch), a new game, or a look at the final board.
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { standings } from './standings.js';
 
 /** Every text of the screen, in one place: the words are in i18n/*.json under `winner`. */
 const TEXT = {
@@ -20,23 +21,6 @@ const TEXT = {
 /** Games whose winner screen was put aside on this page, to look at the final board. */
 const dismissed = new Set();
 
-/**
- * The standings: winners first, then by score, highest first or lowest first
- * where the lowest wins (the game's own `lowScoreWins`); ties keep seat order
- * and share their place (1., 1., 3.). Pure, for the tests too.
- */
-export function standings(names, result, lowScoreWins = false) {
-  const scores = result.scores ?? [];
-  const winners = result.winners ?? [];
-  const sign = lowScoreWins ? -1 : 1;
-  const rows = names
-    .map((name, i) => ({ name, i, score: scores[i], won: winners.includes(i) }))
-    .sort((x, y) => Number(y.won) - Number(x.won) || sign * ((y.score ?? 0) - (x.score ?? 0)) || x.i - y.i);
-  // Winners share first place (a shared win); the others share a place on an equal score.
-  const tied = (x, y) => (x.won && y.won) || (!x.won && !y.won && x.score === y.score);
-  let place = 0;
-  return rows.map((r, k) => ({ ...r, place: k > 0 && tied(rows[k - 1], r) ? place : (place = k + 1) }));
-}
 
 /** A game ended without a result (`POST /end`): a short notice instead of a winner, with the reason given. */
 function endedNotice(el, game, ctx) {
