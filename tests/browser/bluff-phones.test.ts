@@ -237,3 +237,51 @@ describe('Bluffi played from the phones', () => {
     expect(await screen.getByTestId('dice').isVisible()).toBe(false);
   }, 180_000);
 });
+
+describe('a double tap on a phone', () => {
+  it('sends one move with an Idempotency-Key, the buttons disabled until its answer', async () => {
+    const { id, phones, roll } = await openTable('bluff', ['Ann', 'Bob'], { dicePerPlayer: '2' });
+    await roll([1, 2]);
+    await roll([3, 6]);
+    const phone = phones[0]!;
+    await poll(() => phone.getByTestId('bid-button').count()).toBe(1);
+    // The move is held on its way until the page has been looked at.
+    const held: Array<{ key: string | undefined; go: () => Promise<void> }> = [];
+    await phone.route('**/seats/0/actions?*', (route) => {
+      held.push({ key: route.request().headers()['idempotency-key'], go: () => route.continue() });
+    });
+    await phone.getByTestId('bid-button').dblclick();
+    await poll(() => held.length).toBe(1);
+    const buttons = phone.locator('#bluff button');
+    expect(await buttons.count()).toBeGreaterThan(2);
+    expect(await buttons.evaluateAll((els) => els.filter((e) => !(e as HTMLButtonElement).disabled).length)).toBe(0);
+    expect(held[0]!.key).toMatch(/^[0-9a-f]{32}$/);
+    await held[0]!.go();
+    await poll(() => (table.get(id).state as BluffState).bids.length).toBe(1);
+    await poll(() => phone.getByTestId('waiting').count()).toBe(1);
+    // One request only, and no refusal shown after the success.
+    expect(held).toHaveLength(1);
+    expect(await phone.locator('#error').isHidden()).toBe(true);
+    await phone.unroute('**/seats/0/actions?*');
+  }, 60_000);
+});
+
+describe('Bluffi with "anyone may call"', () => {
+  it('lets a player who is not next call "Bluffi!" from their phone', async () => {
+    const { id, screen, phones, roll } = await openTable('bluffi', ['Ann', 'Bob', 'Cid'], { challengeBy: 'anyone' });
+    await roll([6, 6, 6]);
+    await roll([1, 1, 1]);
+    await roll([2, 2, 2]);
+    await roll([1, 2, 1]);
+    await poll(() => phones[0]!.getByTestId('announce-button').count()).toBe(1);
+    await setStepper(phones[0]!, 'claim-total', '15', Array.from({ length: 19 }, (_, i) => String(i)));
+    await tap(phones[0]!, 'announce-button', id);
+    // Bob is next; Cid, two seats on, may call too, and only for himself; Ann may not call on her own announcement.
+    await poll(() => phones[2]!.getByTestId('challenge-button').count()).toBe(1);
+    expect(await phones[2]!.getByTestId('accept-button').count()).toBe(0);
+    expect(await phones[0]!.getByTestId('challenge-button').count()).toBe(0);
+    await poll(() => screen.getByTestId('bluff-table').getByTestId('challenge-button-2').textContent()).toBe('Cid calls "Bluffi!"');
+    await tap(phones[2]!, 'challenge-button', id);
+    expect((table.get(id).state as BluffiState).lastChallenge).toMatchObject({ announcer: 0, challenger: 2, announced: 15, total: 4, truthful: false });
+  }, 60_000);
+});
