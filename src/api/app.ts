@@ -251,7 +251,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     const problem = keyProblem(key);
     if (problem) throw new TableError('api/bad_idempotency_key', problem, 400);
     const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
-    const answer = await idempotency.run(request.params.id, key, canonicalJson([route, request.body ?? null]), route, async () => {
+    // The parameters too: one seat's key is never another seat's retry.
+    const answer = await idempotency.run(request.params.id, key, canonicalJson([route, { ...request.params }, request.body ?? null]), route, async () => {
       try {
         return { status: 200, body: await change() };
       } catch (err) {
@@ -354,10 +355,13 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     // A seat makes its own moves from its private page (its token is its authority, on its turn only; Table.actForSeat).
     api.post<{ Params: IdParams & { seat: number }; Querystring: { token: string }; Body: { type: string } }>(
       '/api/games/:id/seats/:seat/actions',
-      { config: { access: 'seat' }, schema: { params: SeatParams, querystring: SeatQuery, body: ActionBody, response: { 200: { $ref: 'GameView#' }, 403: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' } } } },
-      async (request) => {
+      { config: { access: 'seat' }, schema: { params: SeatParams, querystring: SeatQuery, body: ActionBody, response: { ...gameReply(200), 403: { $ref: 'ErrorReply#' } } } },
+      async (request, reply) => {
         const { id, seat } = request.params;
-        return gameView(table, table.actForSeat(id, seat, request.query.token, request.body), seat, request.query.token);
+        const { token } = request.query;
+        // The token first, a retry included: a key alone never gets a seat's private view.
+        table.checkSeat(id, seat, token);
+        return once(request, reply, async () => gameView(table, table.actForSeat(id, seat, token, request.body), seat, token));
       },
     );
 

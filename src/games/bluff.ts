@@ -279,8 +279,12 @@ export interface BluffState {
 
 export type BluffAction =
   | RollAction
-  /** Put the bidding die on field `position` (1-based) showing `face` (6 = star). */
-  | { readonly type: 'bid'; readonly position: number; readonly face: number }
+  /**
+   * Put the bidding die on field `position` (1-based) showing `face` (6 = star). The open bids also say what they
+   * mean, the field's `quantity` and whether it is a `star` bid, so a page reads them instead of the board's labels;
+   * sent back, they must match the field.
+   */
+  | { readonly type: 'bid'; readonly position: number; readonly face: number; readonly quantity?: number; readonly star?: boolean }
   /** Doubt the last bid: everyone reveals. Only the player after the bidder. */
   | { readonly type: 'challenge' }
   /** Variant 2: the bidder lays these dice (slots) face up and re-throws the rest. */
@@ -361,12 +365,16 @@ function applyRoll(state: BluffState, values: unknown): BluffState | InvalidActi
   return { ...state, dice, phase: 'bid', current: nextActive(state.players, request.player), lastThrow: thrown };
 }
 
-function applyBid(state: BluffState, position: unknown, face: unknown): BluffState | InvalidAction {
+function applyBid(state: BluffState, position: unknown, face: unknown, quantity: unknown, star: unknown): BluffState | InvalidAction {
   if (state.phase !== 'bid' || state.rethrow !== null) return invalid('game/not_bidding', notNowMessage(state, 'bid'));
   const track = trackOf(state.options);
   const problem = bidProblem(track, state.bid, position, face);
   if (problem !== null) return problem;
   const pos = position as number;
+  const field = track[pos - 1] as Field;
+  if ((quantity !== undefined && quantity !== field.quantity) || (star !== undefined && star !== field.star)) {
+    return invalid('game/bad_bid', `Field ${pos} is ${fieldLabel(field)}: a bid there has quantity ${field.quantity} and star ${field.star}; got quantity ${show(quantity)} and star ${show(star)}.`);
+  }
   const bid: BluffBid = { position: pos, face: face as number, quantity: (track[pos - 1] as Field).quantity, bidder: state.current };
   const hidden = cupSlots(state, state.current).filter((s) => !state.shown[s]);
   const bids = [...state.bids, bid];
@@ -625,12 +633,12 @@ export const bluff: GameDef<BluffState, BluffAction, BluffOptions> = {
 
   apply(state, action) {
     if (state.over) return invalid('game/over', 'The game is over; no more actions are accepted.');
-    const a = action as { type?: unknown; values?: unknown; position?: unknown; face?: unknown; dice?: unknown } | null;
+    const a = action as { type?: unknown; values?: unknown; position?: unknown; face?: unknown; quantity?: unknown; star?: unknown; dice?: unknown } | null;
     switch (a?.type) {
       case 'roll':
         return applyRoll(state, a.values);
       case 'bid':
-        return applyBid(state, a.position, a.face);
+        return applyBid(state, a.position, a.face, a.quantity, a.star);
       case 'challenge':
         return applyChallenge(state);
       case 'show':
@@ -653,7 +661,11 @@ export const bluff: GameDef<BluffState, BluffAction, BluffOptions> = {
       actions.push({ type: 'keepHidden' }, ...hidden.map((s): BluffAction => ({ type: 'show', dice: [s] })));
     }
     if (state.phase === 'bid') {
-      for (const r of raises(trackOf(state.options), state.bid)) actions.push({ type: 'bid', position: r.position, face: r.face });
+      const track = trackOf(state.options);
+      for (const r of raises(track, state.bid)) {
+        const field = track[r.position - 1] as Field;
+        actions.push({ type: 'bid', position: r.position, face: r.face, quantity: field.quantity, star: field.star });
+      }
       if (state.bid !== null) actions.push({ type: 'challenge' });
     }
     if (state.lastThrow !== null) actions.push({ type: 'rethrow', dice: state.lastThrow.slots });

@@ -161,3 +161,38 @@ describe('Bluffi from the phones', () => {
     expect(called.json().state.claims).toEqual([]);
   });
 });
+
+describe('a double tap or a retry from a phone', () => {
+  it('applies a move sent again with the same Idempotency-Key once, and replays its answer to that seat only', async () => {
+    const g = await newGame('bluff', ['Ann', 'Bob'], { dicePerPlayer: '2' });
+    await g.roll([1, 2]);
+    await g.roll([3, 6]);
+    const url = (seat: number, token = g.tokens[seat] ?? '') => `/api/games/${g.id}/seats/${seat}/actions?token=${encodeURIComponent(token)}`;
+    const send = (seat: number, key: string, payload: Record<string, unknown>, token?: string) =>
+      app.inject({ method: 'POST', url: url(seat, token), headers: { 'idempotency-key': key }, payload });
+    const bid = { type: 'bid', position: 1, face: 3 };
+    const first = await send(0, 'tap-1', bid);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await send(0, 'tap-1', bid);
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    // Applied once: one bid on the list, Bob to answer.
+    const view = (await app.inject({ url: `/api/games/${g.id}`, headers: auth })).json();
+    expect(view.state.bids).toHaveLength(1);
+    expect(view.board.current).toBe(1);
+    // Without the seat's token the key replays nothing (Ann's view holds her dice).
+    const stranger = await send(0, 'tap-1', bid, 'guess');
+    expect(stranger.statusCode).toBe(403);
+    expect(stranger.body).not.toContain('"dice":[1,2');
+    // Another seat with the same key and body is no retry of Ann's move.
+    const bob = await send(1, 'tap-1', bid);
+    expect(bob.statusCode).toBe(422);
+    expect(bob.json().code).toBe('api/idempotency_key_reused');
+    // A bad key is named.
+    const bad = await send(1, 'has space', { type: 'challenge' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('api/bad_idempotency_key');
+  });
+});

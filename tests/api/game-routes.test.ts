@@ -9,6 +9,7 @@ import { createDiceReader } from '../../src/vision/index.js';
 import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import { openStore, type GameStore } from '../../src/storage/index.js';
+import type { BluffState } from '../../src/games/bluff.js';
 
 const TOKEN = 'game-routes-operator-token';
 const headers = { authorization: `Bearer ${TOKEN}` };
@@ -108,6 +109,39 @@ describe('undo', () => {
     await until(() => table.get(id).actions.length === 4);
     const alone = await post(`/api/games/${id}/undo`, { throughBots: false });
     expect(alone.body.undone).toEqual([expect.objectContaining({ player: 'Robo', bot: true })]);
+  });
+
+  it("takes Bluff's last bid off the round's list; a log of bids without their field (older pages) replays after a restart", async () => {
+    const a = await server();
+    const id = (await a.post('/api/games', { game: 'bluff', players: ['Ann', 'Bob', 'Cid'], options: { dicePerPlayer: '2' } })).body.id;
+    for (const values of [[1, 2], [3, 6], [5, 5]]) await a.post(`/api/games/${id}/roll`, { values });
+    // Bids as the pages sent them before the open bids named their field (quantity, star).
+    for (const [position, face] of [[1, 3], [2, 6], [3, 4]]) expect((await a.post(`/api/games/${id}/actions`, { type: 'bid', position, face })).status).toBe(200);
+    const undone = await a.post(`/api/games/${id}/undo`, { by: 'Kim' });
+    const state = undone.body.game.state as BluffState;
+    expect(state.bids).toEqual([
+      { position: 1, face: 3, quantity: 1, bidder: 0 },
+      { position: 2, face: 6, quantity: 1, bidder: 1 },
+    ]);
+    expect(state.bid).toEqual(state.bids[1]);
+    expect(state.current).toBe(2);
+    // The log holds the bids as they were sent: no quantity, no star.
+    const logged = a.store.loadGames().find((g) => g.id === id)!.steps.flatMap((s) => (s.type === 'game/action' && s.payload.action.type === 'bid' ? [s.payload.action] : []));
+    expect(logged).toEqual([
+      { type: 'bid', position: 1, face: 3 },
+      { type: 'bid', position: 2, face: 6 },
+      { type: 'bid', position: 3, face: 4 },
+    ]);
+    await a.close();
+
+    const b = await server(a.dir);
+    expect(b.table.restoreProblems).toEqual([]);
+    expect((b.table.get(id).state as BluffState).bids).toEqual(state.bids);
+    // The game goes on: Cid raises, Ann challenges, and the next round's list starts empty.
+    await b.post(`/api/games/${id}/actions`, { type: 'bid', position: 3, face: 4 });
+    expect((b.table.get(id).state as BluffState).bids).toHaveLength(3);
+    const challenged = await b.post(`/api/games/${id}/actions`, { type: 'challenge' });
+    expect(challenged.body.state).toMatchObject({ bids: [], round: 2 });
   });
 
   it('refuses to take back a decision that showed secret dice', async () => {

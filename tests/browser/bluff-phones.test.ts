@@ -237,3 +237,99 @@ describe('Bluffi played from the phones', () => {
     expect(await screen.getByTestId('dice').isVisible()).toBe(false);
   }, 180_000);
 });
+
+describe('a double tap on a phone', () => {
+  it('sends one move with an Idempotency-Key, the buttons disabled until its answer', async () => {
+    const { id, phones, roll } = await openTable('bluff', ['Ann', 'Bob'], { dicePerPlayer: '2' });
+    await roll([1, 2]);
+    await roll([3, 6]);
+    const phone = phones[0]!;
+    await poll(() => phone.getByTestId('bid-button').count()).toBe(1);
+    // The move is held on its way until the page has been looked at.
+    const held: Array<{ key: string | undefined; go: () => Promise<void> }> = [];
+    await phone.route('**/seats/0/actions?*', (route) => {
+      held.push({ key: route.request().headers()['idempotency-key'], go: () => route.continue() });
+    });
+    await phone.getByTestId('bid-button').dblclick();
+    await poll(() => held.length).toBe(1);
+    const buttons = phone.locator('#bluff button');
+    expect(await buttons.count()).toBeGreaterThan(2);
+    expect(await buttons.evaluateAll((els) => els.filter((e) => !(e as HTMLButtonElement).disabled).length)).toBe(0);
+    expect(held[0]!.key).toMatch(/^[0-9a-f]{32}$/);
+    await held[0]!.go();
+    await poll(() => (table.get(id).state as BluffState).bids.length).toBe(1);
+    await poll(() => phone.getByTestId('waiting').count()).toBe(1);
+    // One request only, and no refusal shown after the success.
+    expect(held).toHaveLength(1);
+    expect(await phone.locator('#error').isHidden()).toBe(true);
+    await phone.unrouteAll({ behavior: 'ignoreErrors' });
+  }, 60_000);
+});
+
+describe('Bluffi with "anyone may call"', () => {
+  it('lets a player who is not next call "Bluffi!" from their phone', async () => {
+    const { id, screen, phones, roll } = await openTable('bluffi', ['Ann', 'Bob', 'Cid'], { challengeBy: 'anyone' });
+    await roll([6, 6, 6]);
+    await roll([1, 1, 1]);
+    await roll([2, 2, 2]);
+    await roll([1, 2, 1]);
+    await poll(() => phones[0]!.getByTestId('announce-button').count()).toBe(1);
+    await setStepper(phones[0]!, 'claim-total', '15', Array.from({ length: 19 }, (_, i) => String(i)));
+    await tap(phones[0]!, 'announce-button', id);
+    // Bob is next; Cid, two seats on, may call too, and only for himself; Ann may not call on her own announcement.
+    await poll(() => phones[2]!.getByTestId('challenge-button').count()).toBe(1);
+    expect(await phones[2]!.getByTestId('accept-button').count()).toBe(0);
+    expect(await phones[0]!.getByTestId('challenge-button').count()).toBe(0);
+    await poll(() => screen.getByTestId('bluff-table').getByTestId('challenge-button-2').textContent()).toBe('Cid calls "Bluffi!"');
+    await tap(phones[2]!, 'challenge-button', id);
+    expect((table.get(id).state as BluffiState).lastChallenge).toMatchObject({ announcer: 0, challenger: 2, announced: 15, total: 4, truthful: false });
+  }, 60_000);
+});
+
+describe("the bid steppers", () => {
+  it('read the open bids, not the board\'s words, and step only among bids that exist', async () => {
+    const { id, phones, roll } = await openTable('bluff', ['Ann', 'Bob'], { dicePerPlayer: '2' });
+    await roll([1, 2]);
+    await roll([3, 6]);
+    // Ann bids three 5s (field 4): Bob may bid two or three stars (★2, ★3) but no number below 4, then 4 of anything.
+    const bid = await fetch(`${base}/api/games/${id}/actions`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'bid', position: 4, face: 5 }) });
+    expect(bid.status).toBe(200);
+    const phone = phones[1]!;
+    // Every label of the board reworded, as a translation would: the steppers must not care.
+    await phone.route(/\/api\/games\/[^/]+\/seats\/1\?/, async (route) => {
+      const res = await route.fetch();
+      const view = (await res.json()) as { board: { panels: Array<{ label: string; items: Array<{ label: string }> }> } };
+      for (const panel of view.board.panels) {
+        panel.label = `«${panel.label}»`;
+        for (const item of panel.items) item.label = `«${item.label}»`;
+      }
+      await route.fulfill({ response: res, json: view });
+    });
+    await phone.reload();
+    await poll(() => phone.getByTestId('bid-count-value').textContent()).toBe('2');
+    const shows = async () => [await phone.getByTestId('bid-count-value').textContent(), await phone.getByTestId('bid-face-value').textContent(), await phone.getByTestId('bid-button').textContent()];
+    // Two and three: stars only, whichever way the face steps.
+    expect(await shows()).toEqual(['2', '★', 'Bid 2 × ★']);
+    await phone.getByTestId('bid-face-down').click();
+    expect(await shows()).toEqual(['2', '★', 'Bid 2 × ★']);
+    await phone.getByTestId('bid-count-up').click();
+    await phone.getByTestId('bid-face-down').click();
+    expect(await shows()).toEqual(['3', '★', 'Bid 3 × ★']);
+    // Four keeps the star (★4 is open), and has every number too.
+    await phone.getByTestId('bid-count-up').click();
+    expect(await shows()).toEqual(['4', '★', 'Bid 4 × ★']);
+    await phone.getByTestId('bid-face-down').click();
+    expect(await shows()).toEqual(['4', '5', 'Bid 4 × 5s']);
+    // Back to three: no three 5s any more, so the face goes to the first open one, the star.
+    await phone.getByTestId('bid-count-down').click();
+    expect(await shows()).toEqual(['3', '★', 'Bid 3 × ★']);
+    await phone.getByTestId('bid-count-up').click();
+    await phone.getByTestId('bid-face-down').click();
+    // Never a note calling a bid that does not exist too low, and the button always makes a legal bid.
+    expect(await phone.getByTestId('bid-note').count()).toBe(0);
+    expect(await phone.getByTestId('bid-button').isEnabled()).toBe(true);
+    await tap(phone, 'bid-button', id);
+    expect((table.get(id).state as BluffState).bid).toEqual({ position: 6, face: 5, quantity: 4, bidder: 1 });
+    await phone.unrouteAll({ behavior: 'ignoreErrors' });
+  }, 60_000);
+});

@@ -163,7 +163,7 @@ describe('spec examples: bid order', () => {
     expect(at(1, 1).position).toBe(1);
     expect(legal(null, at(1, 1))).toBeNull();
     const s = dealt();
-    expect(bluff.legalActions(s)[0]).toEqual({ type: 'bid', position: 1, face: 1 });
+    expect(bluff.legalActions(s)[0]).toEqual({ type: 'bid', position: 1, face: 1, quantity: 1, star: false });
   });
   it('#19 (3, fives) → (3, star): a star only on a star field', () => {
     const three = at(3, 5);
@@ -347,8 +347,8 @@ describe('turn flow', () => {
     expect(s.current).toBe(1);
     expect(bluff.board(bluff.playerView(s, null)).status).toBe('B: raise 3 × 2s or challenge');
     expect(bluff.legalActions(s)).toContainEqual({ type: 'challenge' });
-    expect(bluff.legalActions(s)).toContainEqual({ type: 'bid', position: 4, face: 3 });
-    expect(bluff.legalActions(s)).not.toContainEqual({ type: 'bid', position: 4, face: 2 });
+    expect(bluff.legalActions(s)).toContainEqual({ type: 'bid', position: 4, face: 3, quantity: 3, star: false });
+    expect(bluff.legalActions(s)).not.toContainEqual(expect.objectContaining({ type: 'bid', position: 4, face: 2 }));
     s = step(s, bid(4, 2));
     expect(s.current).toBe(2);
     s = step(s, { type: 'challenge' }); // 5 twos-or-stars against 4: C loses 1
@@ -527,5 +527,43 @@ describe('state', () => {
     expect(s.dice).toEqual([1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 4, 4, 4, 4, null]);
     expect(s.bid).toMatchObject({ quantity: 9, face: 5, bidder: 1 });
     expect(s.current).toBe(2);
+  });
+});
+
+describe("the round's bids (the players' bid list)", () => {
+  it('builds up over a round in order, with each bidder, and is cleared when a challenge starts the next round', () => {
+    let s = dealt();
+    expect(s.bids).toEqual([]);
+    s = step(s, bid(3, 2));
+    s = step(s, bid(2, STAR));
+    s = step(s, bid(4, 5));
+    expect(s.bids).toEqual([
+      { position: positionOf(TRACK, 3, false), face: 2, quantity: 3, bidder: 0 },
+      { position: positionOf(TRACK, 2, true), face: STAR, quantity: 2, bidder: 1 },
+      { position: positionOf(TRACK, 4, false), face: 5, quantity: 4, bidder: 2 },
+    ]);
+    expect(s.bids.at(-1)).toEqual(s.bid);
+    const items = (bluff.board(s) as TableBoard).panels.find((p) => p.id === 'bids')?.items;
+    expect(items).toEqual([
+      { label: 'A', value: '3 × 2s' },
+      { label: 'B', value: '2 × ★' },
+      { label: 'C', value: '4 × 5s' },
+    ]);
+    s = step(s, { type: 'challenge' });
+    expect(s.round).toBe(2);
+    expect(s.bids).toEqual([]);
+  });
+
+  it('open bids say their field (quantity, star) so a page need not read the board; a bid sent back must match its field', () => {
+    const s = dealt();
+    const bids = bluff.legalActions(s).filter((a): a is Extract<BluffAction, { type: 'bid' }> => a.type === 'bid');
+    for (const b of bids) expect({ quantity: b.quantity, star: b.star }).toEqual({ quantity: TRACK[b.position - 1]!.quantity, star: TRACK[b.position - 1]!.star });
+    expect(bids.filter((b) => b.star).every((b) => b.face === STAR)).toBe(true);
+    const two = positionOf(TRACK, 2, false)!;
+    expect(step(s, { type: 'bid', position: two, face: 4, quantity: 2, star: false }).bid).toMatchObject({ quantity: 2, face: 4 });
+    const wrong = refuse(s, { type: 'bid', position: two, face: 4, quantity: 3 });
+    expect(wrong.code).toBe('game/bad_bid');
+    expect(wrong.message).toBe(`Field ${two} is 2: a bid there has quantity 2 and star false; got quantity 3 and star undefined.`);
+    expect(refuse(s, { type: 'bid', position: two, face: 4, star: true }).code).toBe('game/bad_bid');
   });
 });

@@ -348,3 +348,21 @@ describe('state', () => {
     expect(s.lastChallenge).toMatchObject({ announcer: 0, challenger: 1, total: 3, truthful: false });
   });
 });
+
+describe("the round's announcements (the players' list)", () => {
+  it('builds up over a round with each announcer and is cleared by a "Bluffi!" call', () => {
+    let s = aAnnounces(started(), 9, 2, 3, 4);
+    s = step(step(step(s, ACCEPT), roll(6, 5, 1)), announce(12));
+    expect(s.claims).toEqual([
+      { seat: 0, total: 9 },
+      { seat: 1, total: 12 },
+    ]);
+    expect(table(s).panels.find((p) => p.id === 'claims')?.items).toEqual([
+      { label: 'A', value: 9 },
+      { label: 'B', value: 12 },
+    ]);
+    s = step(s, BLUFFI);
+    expect(s.round).toBe(2);
+    expect(s.claims).toEqual([]);
+  });
+});

@@ -5,9 +5,6 @@
 import { PIPS, h, s } from './dom.js';
 import { t } from './i18n.js';
 
-/** Bluff's star face: a 6 on ordinary dice (src/games/bluff.ts STAR). */
-const STAR = 6;
-
 /** Every text of these screens, in one place: the words are in i18n/*.json under `bluff`. */
 export const TEXT = {
   yourDice: t('bluff.yourDice'),
@@ -33,10 +30,9 @@ export const TEXT = {
   previous: t('bluff.previous'),
   next: t('bluff.next'),
   bid: (bid) => t('bluff.bid', { bid }),
-  tooLow: (bid) => t('bluff.tooLow', { bid }),
+  bidOf: (count, face, star) => (star ? t('bluff.bidStars', { count }) : t('bluff.bidFaces', { count, face })),
   challenge: t('bluff.challenge'),
   challengeFor: (name) => t('bluff.challengeFor', { name }),
-  stacked: t('bluff.stacked'),
   stackedFor: (name) => t('bluff.stackedFor', { name }),
   show: (face) => t('bluff.show', { face }),
   showDie: (number) => t('bluff.showDie', { number }),
@@ -54,14 +50,13 @@ export const TEXT = {
 
 export const isBluffing = (game) => game?.game === 'bluff' || game?.game === 'bluffi';
 
-/** "3 × 5s" or "2 × ★" in the page's language (src/games/bluff.ts bidLabel writes the API's English). */
-export const bidLabel = (count, face) => (face === STAR ? t('bluff.bidStars', { count }) : t('bluff.bidFaces', { count, face }));
-
-const faceWord = (game, face) => (game.game === 'bluff' && face === STAR ? '★' : String(face));
+/** True for a die showing Bluff's star: its dice have a star in place of the 6 (the face of the server's star bids). */
+const isStar = (game, value) => game.game === 'bluff' && value === 6;
+const faceWord = (game, value) => (isStar(game, value) ? '★' : String(value));
 
 /** A die showing `value`; in Bluff a 6 is the star. */
 export function bluffDie(game, value, className = 'bluff-die') {
-  const star = game.game === 'bluff' && value === STAR;
+  const star = isStar(game, value);
   return s(
     'svg',
     { viewBox: '0 0 100 100', class: `${className}${star ? ' star' : ''}`, 'data-value': value ?? '', role: 'img', 'aria-label': value === null ? TEXT.hiddenDie : star ? TEXT.star : String(value) },
@@ -154,48 +149,47 @@ function stepper(label, value, onStep, testid, words = [TEXT.fewer, TEXT.more]) 
   );
 }
 
-/** Bluff's bids as (count, face): the board's fields (its 'board' panel, after the zero field) give each position's count. */
-function bluffBids(game, actions) {
-  const fields = (panelOf(game, 'board')?.items ?? []).slice(1).map((item) => Number(String(item.label).replace('★', '')));
-  return actions.filter((a) => a.type === 'bid').map((a) => ({ action: a, count: fields[a.position - 1], face: a.face }));
-}
-
-function bidPicker(game, bids, send, redraw) {
-  const key = `${game.id}:${game.state.round}:${game.state.bids.length}`;
-  const lowest = bids[0];
-  const pick = picks.get(game.id)?.key === key ? picks.get(game.id) : { key, count: lowest.count, face: lowest.face };
+/**
+ * Steppers over the open moves only: each choice is `{action, values, shown}`, one value (and its text) per
+ * stepper, and stepper i steps among the values open with those chosen before it, so every pick is a move that
+ * exists. The pick is kept until the round's list of bids (`made`) changes.
+ */
+function picker(game, made, choices, steppers, button, send, redraw) {
+  const key = `${game.id}:${game.state.round}:${made}`;
+  const before = picks.get(game.id);
+  const kept = before?.key === key ? choices.find((c) => c.values.every((v, i) => v === before.choice.values[i])) : undefined;
+  const pick = { key, choice: kept ?? choices[0] };
   picks.set(game.id, pick);
-  const counts = [...new Set(bids.map((b) => b.count))].sort((a, b) => a - b);
-  const faces = [1, 2, 3, 4, 5, STAR];
-  const step = (list, value, d) => list[Math.min(list.length - 1, Math.max(0, list.indexOf(value) + d))] ?? value;
-  const chosen = bids.find((b) => b.count === pick.count && b.face === pick.face);
-  const label = bidLabel(pick.count, pick.face);
+  const same = (c, from, to) => c.values.slice(from, to).every((v, j) => v === pick.choice.values[from + j]);
+  const step = (i, d) => {
+    const open = choices.filter((c) => same(c, 0, i));
+    const list = [...new Set(open.map((c) => c.values[i]))].sort((a, b) => a - b);
+    const value = list[Math.min(list.length - 1, Math.max(0, list.indexOf(pick.choice.values[i]) + d))];
+    const next = open.filter((c) => c.values[i] === value);
+    // Later steppers keep their value when it is still open with this one.
+    pick.choice = next.find((c) => same(c, i + 1)) ?? next[0];
+    redraw();
+  };
+  const chosen = pick.choice;
   return h(
     'div',
     { class: 'bid-picker', 'data-testid': 'bid-picker' },
-    stepper(TEXT.count, pick.count, (d) => ((pick.count = step(counts, pick.count, d)), redraw()), 'bid-count'),
-    stepper(TEXT.face, faceWord(game, pick.face), (d) => ((pick.face = step(faces, pick.face, d)), redraw()), 'bid-face', [TEXT.previous, TEXT.next]),
-    h('button', { type: 'button', class: 'button primary move', 'data-testid': 'bid-button', disabled: !chosen, onclick: () => chosen && send(chosen.action) }, TEXT.bid(label)),
-    chosen ? null : h('p', { class: 'bid-note', 'data-testid': 'bid-note' }, TEXT.tooLow(label)),
+    steppers.map(([label, testid, words], i) => stepper(label, chosen.shown[i], (d) => step(i, d), testid, words)),
+    h('button', { type: 'button', class: 'button primary move', 'data-testid': button.testid, onclick: () => send(chosen.action) }, button.label(chosen)),
   );
+}
+
+/** Bluff's open bids by (count, face), as the server describes each (its field's quantity, a star bid or not). */
+function bidPicker(game, bids, send, redraw) {
+  const choices = bids.map((a) => ({ action: a, values: [a.quantity, a.face], shown: [a.quantity, a.star ? '★' : String(a.face)] }));
+  const steppers = [[TEXT.count, 'bid-count'], [TEXT.face, 'bid-face', [TEXT.previous, TEXT.next]]];
+  const label = (c) => TEXT.bid(TEXT.bidOf(c.action.quantity, c.action.face, c.action.star));
+  return picker(game, game.state.bids.length, choices, steppers, { testid: 'bid-button', label }, send, redraw);
 }
 
 function announcePicker(game, totals, send, redraw) {
-  const key = `${game.id}:${game.state.round}:${game.state.claims.length}`;
-  const list = totals.map((a) => a.total);
-  const pick = picks.get(game.id)?.key === key ? picks.get(game.id) : { key, total: list[0] };
-  picks.set(game.id, pick);
-  const action = totals.find((a) => a.total === pick.total);
-  const step = (d) => {
-    pick.total = list[Math.min(list.length - 1, Math.max(0, list.indexOf(pick.total) + d))];
-    redraw();
-  };
-  return h(
-    'div',
-    { class: 'bid-picker', 'data-testid': 'bid-picker' },
-    stepper(TEXT.total, pick.total, step, 'claim-total'),
-    h('button', { type: 'button', class: 'button primary move', 'data-testid': 'announce-button', onclick: () => action && send(action) }, TEXT.announce(pick.total)),
-  );
+  const choices = totals.map((a) => ({ action: a, values: [a.total], shown: [a.total] }));
+  return picker(game, game.state.claims.length, choices, [[TEXT.total, 'claim-total']], { testid: 'announce-button', label: (c) => TEXT.announce(c.action.total) }, send, redraw);
 }
 
 /**
@@ -211,11 +205,12 @@ export function moveControls(game, seat, send, redraw) {
   const button = (action, label, testid, kind = 'move') => h('button', { type: 'button', class: `button ${kind}`, 'data-testid': testid, onclick: () => send(action) }, label);
   const parts = [];
   if (game.game === 'bluff') {
-    const bids = bluffBids(game, mine);
+    const bids = mine.filter((a) => a.type === 'bid');
     if (bids.length) parts.push(bidPicker(game, bids, send, redraw));
     for (const a of mine) {
       if (a.type === 'challenge') parts.push(button(a, seat === null ? TEXT.challengeFor(name(game.board.current)) : TEXT.challenge, 'challenge-button', 'danger move'));
-      if (a.type === 'rethrow') parts.push(button(a, seat === null ? TEXT.stackedFor(name(game.state.lastThrow?.seat)) : TEXT.stacked, 'rethrow-button'));
+      // A stacked throw is the operator's alone (GameDef.operatorActions): never on a phone.
+      if (a.type === 'rethrow') parts.push(button(a, TEXT.stackedFor(name(game.state.lastThrow?.seat)), 'rethrow-button'));
       if (a.type === 'keepHidden') parts.push(button(a, seat === null ? TEXT.keepHiddenFor(name(game.board.current)) : TEXT.keepHidden, 'keep-hidden-button'));
       if (a.type === 'show') {
         const value = game.state.dice[a.dice[0]];

@@ -20,7 +20,13 @@ function showError(message) {
   box.hidden = !message;
 }
 
+/** The last view drawn, drawn again when a move fails. */
+let shown = null;
+/** True while a move is on its way: the moves stay disabled, so a double tap is not a second move. */
+let sending = false;
+
 function render(view) {
+  shown = view;
   $('game-name').textContent = tOr(`games.${view.game}.name`, view.name);
   $('player-name').textContent = view.players[seat] ?? '';
   $('status').textContent = view.result ? t('common.gameOver') : view.board.status;
@@ -29,6 +35,8 @@ function render(view) {
   $('generic').hidden = bluffing;
   if (bluffing) $('bluff').replaceChildren(...bluffPhone(view, seat, (a) => play(a).catch((err) => showError(String(err))), () => render(view)).filter(Boolean));
   else renderGeneric(view);
+  // A feed update may redraw the page while a move is on its way.
+  if (sending) for (const button of document.querySelectorAll('#bluff button, #actions button')) button.disabled = true;
 }
 
 /** Any other game: this seat's dice, the table, each panel as a list, and the seat's own moves (Las Vegas cards). */
@@ -67,17 +75,32 @@ function actionText(action) {
   return [t('player.play', { card: { key: `lasVegas.cardNames.${action.card}` } }), ...details.filter(Boolean)].join(' · ');
 }
 
+/** A new Idempotency-Key for one tap (crypto.randomUUID needs https, which a phone on the venue's network may not have). */
+const tapKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** Makes one move: ignored while another is on its way; sent again once, with the same key, when the network drops it. */
 async function play(action) {
-  const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/actions?token=${encodeURIComponent(token)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(action),
-  });
-  const body = await res.json();
-  if (!res.ok) showError(body.message ?? t('player.error', { status: res.status }));
-  else {
-    showError('');
-    render(body);
+  if (sending) return;
+  sending = true;
+  if (shown) render(shown);
+  const key = tapKey();
+  const send = () =>
+    fetch(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/actions?token=${encodeURIComponent(token)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(action),
+    });
+  try {
+    const res = await send().catch(send);
+    const body = await res.json();
+    sending = false;
+    showError(res.ok ? '' : body.message ?? t('player.error', { status: res.status }));
+    render(res.ok ? body : shown);
+  } finally {
+    if (sending) {
+      sending = false;
+      if (shown) render(shown);
+    }
   }
 }
 
