@@ -43,9 +43,9 @@ const post = async (url: string, payload: object = {}) => {
 const NOISE = new Set(['id', 'gameId', 'at', 'createdAt', 'updatedAt', 'ms']);
 function scrub(value: unknown, ids: readonly string[]): unknown {
   if (typeof value === 'string') return ids.reduce((s, id) => s.split(id).join('<game>'), value);
+  // A patch operation on the wire (`["replace", "/updatedAt", …]`) setting one of them.
+  if (Array.isArray(value) && (value[0] === 'add' || value[0] === 'replace') && typeof value[1] === 'string' && NOISE.has(value[1].split('/').pop() ?? '')) return [value[0], value[1], '<noise>'];
   if (Array.isArray(value)) return value.map((v) => scrub(v, ids));
-  // A patch setting one of them (`/updatedAt`).
-  if (value && typeof value === 'object' && 'op' in value && NOISE.has(String((value as { path?: unknown }).path).split('/').pop() ?? '')) return { ...value, value: '<noise>' };
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([k]) => !NOISE.has(k)).map(([k, v]) => [k, scrub(v, ids)]));
   return value;
 }
