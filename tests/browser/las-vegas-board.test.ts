@@ -178,7 +178,8 @@ describe('the Las Vegas board', () => {
     // Play on to the end; at round 2 the board is checked and photographed at both sizes.
     let photographed = false;
     let chases = 0;
-    for (let n = 0; !(await page.getByTestId('game-over').isVisible()); n++) {
+    // Until the game's state is over (the page may show the winner screen a moment later).
+    for (let n = 0; lv(id).phase !== 'over'; n++) {
       expect(n).toBeLessThan(400);
       const s = lv(id);
       // Photographed with a dozen dice or more on the casinos and a throw to place.
@@ -204,6 +205,7 @@ describe('the Las Vegas board', () => {
     }
     expect(photographed).toBe(true);
     expect(chases).toBeGreaterThan(0);
+    await poll(() => page.getByTestId('game-over').isVisible()).toBe(true);
 
     // The winner screen: the standings with each player's money, best first, and the win cue.
     const scores = lasVegas.result(lv(id))!.scores;
