@@ -4,7 +4,8 @@
  * decisions, and the history page's analysis of the finished game.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,10 +57,7 @@ beforeAll(async () => {
   app = buildApp({ table, version: 'test', operatorToken: TOKEN });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   operator = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
   const first = await operator.newPage();
   await first.goto(`${base}/?token=${TOKEN}`);

@@ -6,7 +6,8 @@
  * number of dice changed between throws, the session ended.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createSimulator } from '../../src/hardware/index.js';
@@ -15,7 +16,6 @@ import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import type { JustRollState } from '../../src/games/just-roll.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/just-roll.png';
 let app: FastifyInstance;
 let table: Table;
@@ -30,10 +30,7 @@ beforeAll(async () => {
   app = buildApp({ table, version: 'test' }, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1920, height: 1080 } })).newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });

@@ -7,7 +7,8 @@
  * money, round and turn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createSimulator } from '../../src/hardware/index.js';
@@ -16,7 +17,6 @@ import { Table } from '../../src/table.js';
 import { buildApp } from '../../src/api/app.js';
 import { ALL_MODULES, type LasVegasState } from '../../src/games/las-vegas.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 let app: FastifyInstance;
 let table: Table;
 let base = '';
@@ -30,10 +30,7 @@ beforeAll(async () => {
   app = buildApp({ table, version: 'test' }, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1920, height: 1080 } })).newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });

@@ -1,6 +1,7 @@
 /** The private player page shows its own secret die and nothing of the others'. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import type { FastifyInstance } from 'fastify';
 import { createSimulator, type Simulator } from '../../src/hardware/index.js';
 import { createDiceReader } from '../../src/vision/index.js';
@@ -19,10 +20,7 @@ beforeAll(async () => {
   app = buildApp({ table, version: 'test' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -4,7 +4,8 @@
  * with the simulated tower and the OpenCV reader.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createSimulator } from '../../src/hardware/index.js';
@@ -16,7 +17,6 @@ import type { GameView } from '../../src/api/views.js';
 import { lookup } from '../../src/api/public/i18n-core.js';
 import en from '../../src/api/public/i18n/en.json' with { type: 'json' };
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/scoreboard.png';
 const SCREENSHOT_OVER = '/tmp/scoreboard-over.png';
 const SCREENSHOT_SETUP = '/tmp/scoreboard-setup.png';
@@ -226,10 +226,7 @@ beforeAll(async () => {
   const address = app.server.address() as AddressInfo;
   base = `http://127.0.0.1:${address.port}`;
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
   page = await context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));

@@ -2,7 +2,8 @@
  * The real app on a free port (simulated tower, OpenCV reader, a store in a temporary folder, an operator
  * token) and headless Debian Chromium, for a browser test: started in `beforeAll`, closed in `afterAll`.
  */
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,10 +31,7 @@ export async function serveApp(token: string, seed = 8): Promise<ServedApp> {
   const app = buildApp({ table, version: 'test', operatorToken: token });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   return {
     base,
     table,

@@ -10,7 +10,8 @@
  * the saved settings, calibration and tally.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,6 @@ import type { AccuracyTally } from '../../src/setup/test-rolls.js';
 import { judgeTestRolls } from './judge-test-rolls.js';
 
 const BIN = fileURLToPath(new URL('../../bin/dice-tower.js', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'setup-calibrate-operator-token';
 const TRAY: TrayGeometry = { width: 640, height: 480, dieSize: 48 };
 /** Frames of the empty tray at the video's start, then frames of the dice (enough for the whole walk: the preview takes one a shot). */
@@ -78,10 +78,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dice-tower-setup-calibrate-'));
   video = join(dir, 'tray.avi');
   writeVideo(video);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 1600 } })).newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
 }, 120_000);

@@ -6,7 +6,8 @@
  * the tally on the page, on /api/health and in accuracy.json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +20,6 @@ import { buildApp } from '../../src/api/app.js';
 import { NO_SETUP_HARDWARE } from '../../src/api/setup-routes.js';
 import { ACCURACY_FILE, judge, TestRolls, type AccuracyTally } from '../../src/setup/test-rolls.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/setup-page.png';
 const TOKEN = 'setup-page-operator-token';
 let app: FastifyInstance;
@@ -46,10 +46,7 @@ beforeAll(async () => {
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 1400 } })).newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });

@@ -8,7 +8,8 @@
  * tray and brings it back, and the board disconnected again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../src/api/app.js';
@@ -21,7 +22,6 @@ import { Table } from '../../src/table.js';
 import { FakeFirmataBoard } from '../hardware/fake-firmata-board.js';
 import { FAKE_PORT, fakeBoardLink } from '../hardware/fake-board-link.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'setup-tower-operator-token';
 const SETTINGS = { tipAngle: 140, restAngle: 30, light: 200 };
 let board: FakeFirmataBoard;
@@ -48,10 +48,7 @@ beforeAll(async () => {
     { logger: false },
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
 }, 60_000);
