@@ -17,7 +17,7 @@ import { renderWinnerScreen } from './winner-screen.js';
 import { cueSounds, soundOn, soundToggle } from './sounds.js';
 import { landingRoll, setLanding } from './dice-motion.js';
 import { liveGames } from './view-patch.js';
-import { keepTokenFromLink, operatorToken } from './operator-page.js';
+import { operatorToken } from './operator-page.js';
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -95,9 +95,8 @@ function dieFace(value) {
 // ---------------------------------------------------------------------------
 // REST
 
-// The operator's token arrives once in the link (?token=…), is kept in this browser, and leaves the address bar; the
-// operator's own pages (setting up the tower) are offered to the operator alone.
-keepTokenFromLink();
+// The operator's token arrived in the link and was kept by operator-link.js; the operator's own pages (setting up
+// the tower) are offered to the operator alone.
 document.getElementById('setup-link').hidden = !operatorToken();
 
 async function api(path, body) {

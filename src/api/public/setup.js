@@ -3,11 +3,10 @@
 // the board's firmware, and test rolls the operator confirms or corrects, with this tower's accuracy tally.
 import { h } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
-import { api, keepTokenFromLink, operatorToken as token, toast } from './operator-page.js';
+import { api, operatorToken as token, toast } from './operator-page.js';
 import { startCameraSetup } from './setup-camera.js';
 import { showPortChoices, showTower, startTowerSetup } from './setup-tower.js';
 
-keepTokenFromLink();
 const $ = (id) => document.getElementById(id);
 /** Frames a second of the preview: enough to aim the camera, little work for the server. */
 const PREVIEW_MS = 300;
