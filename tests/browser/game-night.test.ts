@@ -43,6 +43,8 @@ beforeAll(async () => {
   operator = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
   const first = await operator.newPage();
   await first.goto(`${base}/?token=${TOKEN}`);
+  // Kept by the time the page has loaded (before the translations arrive), so the pages below are the operator's.
+  expect(await first.evaluate(() => localStorage.getItem('dice-tower-operator-token'))).toBe(TOKEN);
   await first.close();
 }, 60_000);
 
