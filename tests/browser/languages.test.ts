@@ -146,6 +146,7 @@ describe('languages', () => {
       expect(await description.textContent()).not.toContain(spec.description);
       expect(finnish).not.toBe(lookup(en, `games.ten-thousand.options.${spec.name}.description`));
     }
+    await page.screenshot({ path: '/tmp/languages-options-fi.png' }); // docs/screenshots/option-descriptions-fi.png
     // Values that are lists are words of the language: "2 ja 5", 421's kinds of throw by the booklet's names.
     await page.getByTestId('game-picker').selectOption('drop-dead');
     await poll(() => page.getByTestId('option-deadFaces').locator('option').first().textContent()).toBe('2 ja 5');
