@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lookup, translate, type Param, type Texts } from '../../src/api/public/i18n-core.js';
 import { serveApp, type ServedApp } from './served-app.js';
+import { GAMES } from '../../src/games/index.js';
 
 const TOKEN = 'browser-operator-token-languages';
 const texts = (lang: string): Texts => JSON.parse(readFileSync(join(import.meta.dirname, '../../src/api/public/i18n', `${lang}.json`), 'utf8'));
@@ -131,6 +132,26 @@ describe('languages', () => {
     // The words are the Finnish file's own, not English or developer words ("End tie: shared/noWinner").
     expect(lookup(texts('fi'), 'games.yatzy.options.endTie.label')).not.toBe(lookup(en, 'games.yatzy.options.endTie.label'));
     expect(await page.getByTestId('option-endTie').inputValue()).toBe('shared');
+
+    // A game other than Yatzy: every option's description in Finnish, none in English (they were left out before).
+    await page.getByTestId('game-picker').selectOption('ten-thousand');
+    await poll(() => page.getByTestId('game-summary').textContent()).toBe(words('fi', 'games.ten-thousand.rules'));
+    const specs = GAMES['ten-thousand'].optionSpecs;
+    expect(specs.length).toBeGreaterThan(10);
+    for (const spec of specs) {
+      const description = page.locator(`[data-option="${spec.name}"] .option-desc`);
+      const finnish = lookup(texts('fi'), `games.ten-thousand.options.${spec.name}.description`);
+      expect(typeof finnish).toBe('string');
+      expect(await description.textContent()).toContain(finnish);
+      expect(await description.textContent()).not.toContain(spec.description);
+      expect(finnish).not.toBe(lookup(en, `games.ten-thousand.options.${spec.name}.description`));
+    }
+    await page.screenshot({ path: '/tmp/languages-options-fi.png' }); // docs/screenshots/option-descriptions-fi.png
+    // Values that are lists are words of the language: "2 ja 5", 421's kinds of throw by the booklet's names.
+    await page.getByTestId('game-picker').selectOption('drop-dead');
+    await poll(() => page.getByTestId('option-deadFaces').locator('option').first().textContent()).toBe('2 ja 5');
+    await page.getByTestId('game-picker').selectOption('four-two-one');
+    await poll(() => page.getByTestId('option-categoryOrder').locator('option:checked').textContent()).toContain(words('fi', 'games.four-two-one.options.categoryOrder.parts.ladder'));
     await page.close();
   }, 60_000);
 });

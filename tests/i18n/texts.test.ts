@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GAMES, type AnyGameDef } from '../../src/games/index.js';
 import { MOVE_TYPES } from '../../src/games/feed-words.js';
-import { LANGUAGES, lookup, pickLanguage, translate, type Texts } from '../../src/api/public/i18n-core.js';
+import { LANGUAGES, choiceWords, isPlural, lookup, pickLanguage, translate, type Texts } from '../../src/api/public/i18n-core.js';
 
 const PUBLIC = join(import.meta.dirname, '../../src/api/public');
 const texts = (lang: string): Texts => JSON.parse(readFileSync(join(PUBLIC, 'i18n', `${lang}.json`), 'utf8'));
@@ -17,7 +17,7 @@ const en = texts('en');
 const OTHERS = Object.keys(LANGUAGES).filter((l) => l !== 'en');
 
 type Leaf = string | Record<string, string>;
-const isPluralNode = (v: unknown): v is Record<string, string> => typeof v === 'object' && v !== null && typeof (v as { other?: unknown }).other === 'string';
+const isPluralNode = (v: unknown): v is Record<string, string> => isPlural(v);
 
 /** Every text of a file by its dotted key (plural forms are one text). */
 function leaves(node: Texts, prefix = ''): Map<string, Leaf> {
@@ -101,24 +101,75 @@ describe('the keys the pages use', () => {
     expect(missing).toEqual([]);
   });
 
-  it('every game has a name and a rule summary, every option a label, every option value in words a text; nothing else', () => {
+  it('the games\' texts name only games, options, values and value parts the catalog has', () => {
     const problems: string[] = [];
-    const games = (en.games ?? {}) as Record<string, { options?: Record<string, { values?: Record<string, string> }> }>;
-    for (const def of Object.values(GAMES)) {
-      for (const part of ['name', 'rules']) if (typeof lookup(en, `games.${def.id}.${part}`) !== 'string') problems.push(`${def.id}: no ${part}`);
-      for (const spec of def.optionSpecs) {
-        if (typeof lookup(en, `games.${def.id}.options.${spec.name}.label`) !== 'string') problems.push(`${def.id}.${spec.name}: no label`);
-        // Values that are words ('shared', 'noWinner') need plain ones; numbers and lists of faces are their own words.
-        if (spec.type === 'choice') for (const c of spec.choices) if (/^[A-Za-z]+$/.test(c) && typeof lookup(en, `games.${def.id}.options.${spec.name}.values.${c}`) !== 'string') problems.push(`${def.id}.${spec.name}: no words for '${c}'`);
-      }
-      for (const [name, option] of Object.entries(games[def.id]?.options ?? {})) {
-        const spec = def.optionSpecs.find((s) => s.name === name);
-        if (!spec) problems.push(`${def.id}.${name}: no such option`);
-        for (const value of Object.keys(option.values ?? {})) if (spec?.type !== 'choice' || !spec.choices.includes(value)) problems.push(`${def.id}.${name}: no such value '${value}'`);
+    for (const lang of Object.keys(LANGUAGES)) {
+      const games = (texts(lang).games ?? {}) as Record<string, { options?: Record<string, { values?: Record<string, string>; parts?: Record<string, string> }> }>;
+      for (const [id, game] of Object.entries(games)) {
+        const def = (GAMES as Record<string, AnyGameDef>)[id];
+        if (!def) problems.push(`${lang}: ${id}: no such game`);
+        for (const [name, option] of Object.entries(game.options ?? {})) {
+          const spec = def?.optionSpecs.find((s) => s.name === name);
+          if (!spec) problems.push(`${lang}: ${id}.${name}: no such option`);
+          const choices = spec?.type === 'choice' ? spec.choices : [];
+          for (const value of Object.keys(option.values ?? {})) if (!choices.includes(value)) problems.push(`${lang}: ${id}.${name}: no such value '${value}'`);
+          for (const part of Object.keys(option.parts ?? {})) if (!choices.some((c) => c.split(',').includes(part))) problems.push(`${lang}: ${id}.${name}: no value has a part '${part}'`);
+        }
       }
     }
-    for (const id of Object.keys(games)) if (!(id in GAMES)) problems.push(`${id}: no such game`);
     expect(problems).toEqual([]);
+  });
+});
+
+/**
+ * What a language's own file lacks for the catalog's games (src/games/index.ts): each game's name and rule
+ * summary, each option's label and description, and each choice value in words: its own text, or, for a list
+ * value ("2,5", "421,11x,triple,ladder,other"), a text for every part that is not a number.
+ */
+function missingGameWords(own: Texts): string[] {
+  const missing: string[] = [];
+  const has = (key: string) => typeof lookup(own, key) === 'string';
+  for (const def of Object.values(GAMES) as AnyGameDef[]) {
+    for (const part of ['name', 'rules']) if (!has(`games.${def.id}.${part}`)) missing.push(`games.${def.id}.${part}`);
+    for (const spec of def.optionSpecs) {
+      const key = `games.${def.id}.options.${spec.name}`;
+      for (const part of ['label', 'description']) if (!has(`${key}.${part}`)) missing.push(`${key}.${part}`);
+      if (spec.type !== 'choice') continue;
+      for (const c of spec.choices) {
+        if (has(`${key}.values.${c}`)) continue;
+        for (const part of c.split(',')) if (!/^\d+$/.test(part) && !has(`${key}.parts.${part}`)) missing.push(`${key}.values.${c}`);
+      }
+    }
+  }
+  return [...new Set(missing)];
+}
+
+describe('every game in every language (#46)', () => {
+  it.each(Object.keys(LANGUAGES))('%s: every game\'s name and rule summary, every option\'s label, description and values in its own words', (lang) => {
+    expect(missingGameWords(texts(lang))).toEqual([]);
+  });
+
+  it('a key taken out of a file is found missing (the check can fail)', () => {
+    const fi = texts('fi') as unknown as { games: Record<string, { name?: string; options: Record<string, { description?: string; values?: Record<string, string>; parts?: Record<string, string> }> }> };
+    delete fi.games['ten-thousand']!.options.hotDice!.description;
+    delete fi.games.bouncer!.options.endTie!.values!.noWinner;
+    delete fi.games['four-two-one']!.options.categoryOrder!.parts!.ladder;
+    delete fi.games.slam!.name;
+    const missing = missingGameWords(fi as unknown as Texts);
+    expect(missing).toContain('games.ten-thousand.options.hotDice.description');
+    expect(missing).toContain('games.bouncer.options.endTie.values.noWinner');
+    expect(missing).toContain('games.four-two-one.options.categoryOrder.values.421,11x,triple,ladder,other');
+    expect(missing).toContain('games.slam.name');
+  });
+
+  it('a value is shown in the language\'s words: its own text, or a list of its parts ("2 ja 5", not "2,5")', () => {
+    const [fi, cs] = [texts('fi'), texts('cs')];
+    expect(choiceWords(fi, en, 'fi', 'games.yatzy.options.endTie', 'noWinner')).toBe(lookup(fi, 'games.yatzy.options.endTie.values.noWinner'));
+    expect(choiceWords(fi, en, 'fi', 'games.drop-dead.options.deadFaces', '2,5')).toBe('2 ja 5');
+    expect(choiceWords(cs, en, 'cs', 'games.shut-the-box.options.oneDieUnlock', '7,8,9')).toMatch(/^7, 8 a\s9$/);
+    const order = choiceWords(fi, en, 'fi', 'games.four-two-one.options.categoryOrder', '421,11x,triple,ladder,other');
+    expect(order).toBe(`4-2-1, 1-1-x, ${lookup(fi, 'games.four-two-one.options.categoryOrder.parts.triple')}, ${lookup(fi, 'games.four-two-one.options.categoryOrder.parts.ladder')} ja ${lookup(fi, 'games.four-two-one.options.categoryOrder.parts.other')}`);
+    expect(order).toContain('tikapuut'); // the booklet's word for a run
   });
 });
 

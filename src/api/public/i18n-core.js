@@ -16,8 +16,10 @@ export function lookup(texts, key) {
   return node;
 }
 
-/** Whether a node of the texts is a set of plural forms rather than a group of keys. */
-export const isPlural = (node) => node !== null && typeof node === 'object' && typeof node.other === 'string';
+const PLURAL_CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
+
+/** Whether a node of the texts is a set of plural forms (only plural categories, 'other' among them) rather than a group of keys, which may have an 'other' of its own (421's kinds of throw). */
+export const isPlural = (node) => node !== null && typeof node === 'object' && typeof node.other === 'string' && Object.keys(node).every((k) => PLURAL_CATEGORIES.has(k));
 
 /**
  * `key` in `lang`, from `texts` (that language's) else `fallback` (English's), else the key itself, so a
@@ -32,10 +34,28 @@ export function translate(texts, fallback, lang, key, params = {}) {
 }
 
 function value(texts, fallback, lang, v) {
-  // British English, as the texts are written: "3, 6 and 9", no comma before the 'and'.
-  if (Array.isArray(v)) return new Intl.ListFormat(lang === 'en' ? 'en-GB' : lang, { type: 'conjunction' }).format(v.map((x) => value(texts, fallback, lang, x)));
+  if (Array.isArray(v)) return listText(lang, v.map((x) => value(texts, fallback, lang, x)));
   if (v !== null && typeof v === 'object' && typeof v.key === 'string') return translate(texts, fallback, lang, v.key, v.params ?? {});
   return String(v);
+}
+
+/** Words joined as a list of the language: "3, 6 and 9" (British English, no comma before the 'and'), "3, 6 ja 9". */
+export function listText(lang, items) {
+  return new Intl.ListFormat(lang === 'en' ? 'en-GB' : lang, { type: 'conjunction' }).format(items.map(String));
+}
+
+/**
+ * A choice option's value in words, `key` being the option's ("games.yatzy.options.endTie"): the value's own
+ * text (`<key>.values.<value>`); else a value that is a list ("2,5", "421,11x,triple,ladder,other") as a list
+ * of the language with each part's text (`<key>.parts.<part>`) or the part itself (a number is its own word):
+ * "2 ja 5", not "2,5", which reads as a decimal in Finnish and Czech.
+ */
+export function choiceWords(texts, fallback, lang, key, value) {
+  const own = (k, otherwise) => {
+    const text = translate(texts, fallback, lang, k);
+    return text === k ? otherwise : text;
+  };
+  return own(`${key}.values.${value}`, null) ?? listText(lang, String(value).split(',').map((part) => own(`${key}.parts.${part}`, part)));
 }
 
 /** The first of the wanted languages (saved choice, then the browser's, e.g. "fi-FI") that has texts, else English. */

@@ -2,7 +2,7 @@
 // i18n/<lang>.json, one file per language; every page imports `t` from here, and elements with a data-i18n key
 // (text) or data-i18n-<attribute>="key" (title, placeholder, aria-label, alt) are filled in when the page loads.
 // Keying a string: 'Roll' → t('scoreboard.roll'), and the key with its words in each i18n/*.json.
-import { LANGUAGES, pickLanguage, translate } from './i18n-core.js';
+import { LANGUAGES, choiceWords, pickLanguage, translate } from './i18n-core.js';
 
 const SAVED_KEY = 'dice-tower-language';
 const ATTRIBUTES = ['title', 'placeholder', 'aria-label', 'alt'];
@@ -33,6 +33,9 @@ export const tOr = (key, fallback, params) => {
   const text = t(key, params);
   return text === key ? fallback : text;
 };
+
+/** A choice option's value in words ("they share the win", "2 ja 5"); `key` is the option's: games.<id>.options.<name>. */
+export const choiceText = (key, value) => choiceWords(texts, english ?? texts, lang, key, value);
 
 /** Fills in every data-i18n text and attribute under `root`. */
 export function applyTexts(root = document) {
