@@ -5,7 +5,7 @@ import { $, h } from './dom.js';
 import { lang, t, tOr } from './i18n.js';
 import { gameName, humanize } from './game-words.js';
 import { offerRecentNames } from './recent-names.js';
-import { toast } from './scoreboard-api.js';
+import { toast } from './toast.js';
 
 /** The games the server offers (GET /api/games/catalog); throws saying why when there is no list. */
 export async function fetchCatalog() {

@@ -6,7 +6,7 @@ import { scoreboardDieFace } from './die-faces.js';
 import { landingRoll, setLanding } from './dice-motion.js';
 import { isBluffing } from './bluff-ui.js';
 import { canToggle, holdActions, isLasVegas, isOver } from './game-view.js';
-import { toast } from './scoreboard-api.js';
+import { toast } from './toast.js';
 
 /** The dice of the shown game. `ctx`: `busy` (the tower is rolling), `act(action)` (hold or release a die). */
 export function renderDice(game, ctx) {

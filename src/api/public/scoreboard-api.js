@@ -1,22 +1,8 @@
-// The scoreboard's REST calls: a POST with the operator's token, and the toast where a refusal or an unreachable
-// server is shown (the page goes on; the caller gets null).
-import { $ } from './dom.js';
+// The scoreboard's REST calls: a POST with the operator's token; a refusal or an unreachable server is shown in
+// the toast (the page goes on; the caller gets null).
 import { t } from './i18n.js';
 import { operatorToken } from './operator-page.js';
-
-const TOAST_MS = 8000;
-
-let toastTimer = 0;
-
-/** Shows a message (and the server's code) for a few seconds; a newer one replaces it. */
-export function toast(message, code) {
-  $('toast-message').textContent = message;
-  $('toast-code').textContent = code ? String(code) : '';
-  $('toast').hidden = false;
-  window.clearTimeout(toastTimer);
-  toastTimer = window.setTimeout(() => ($('toast').hidden = true), TOAST_MS);
-}
-$('toast').addEventListener('click', () => ($('toast').hidden = true));
+import { toast } from './toast.js';
 
 /** POSTs `body` (none: no body) to `path` as the operator: the reply's JSON, or null after a toast saying why. */
 export async function post(path, body) {
