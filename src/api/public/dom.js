@@ -1,4 +1,4 @@
-// Small DOM helpers shared by the trust screens (history, overlay, the scoreboard's trust panels).
+// Small DOM helpers shared by the pages: elements built in one call (h, s), a page's element by id ($), the die's pips.
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -28,6 +28,9 @@ export const h = (tag, attrs = {}, ...children) => build(document.createElement(
 /** The same for SVG. */
 export const s = (tag, attrs = {}, ...children) => build(document.createElementNS(SVG_NS, tag), attrs, children);
 
-/** A die face showing `value` (none: a blank face). */
-export const dieFace = (value, className = '') =>
-  s('svg', { viewBox: '0 0 100 100', class: className, 'data-value': value ?? '' }, s('rect', { x: 4, y: 4, width: 92, height: 92, rx: 16 }), ...(PIPS[value] ?? []).map(([cx, cy]) => s('circle', { cx, cy, r: 9.5 })));
+/** The page's element with this id; a missing one is a mistake in the page's HTML, named at once. */
+export function $(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} missing from the page`);
+  return el;
+}

@@ -4,21 +4,13 @@ import { drawOutlines } from './reading-overlay.js';
 import { h, SVG_NS } from './dom.js';
 import { analysisSection } from './coach-view.js';
 import { t } from './i18n.js';
+import { toast } from './toast.js';
 
 const TOKEN_KEY = 'dice-tower-operator-token';
 const token = () => localStorage.getItem(TOKEN_KEY) ?? '';
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const view = { game: params.get('game'), roll: Number(params.get('roll')) || null, data: null, analysisFor: null, analysis: null };
-
-let toastTimer = 0;
-function toast(message, code = '') {
-  $('toast-message').textContent = message;
-  $('toast-code').textContent = code;
-  $('toast').hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => ($('toast').hidden = true), 8000);
-}
 
 async function getJson(path, auth = false) {
   const res = await fetch(path, auth && token() ? { headers: { authorization: `Bearer ${token()}` } } : {});

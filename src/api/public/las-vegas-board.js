@@ -3,7 +3,8 @@
 // white, chasers purple); the slot machine; each player's money and bills won.
 // A casino is clicked to place the dice of its value there; a die on a casino is
 // clicked to chase it away. Drawn from the game's public state and board only.
-import { h, dieFace } from './dom.js';
+import { h } from './dom.js';
+import { dieFace } from './die-faces.js';
 import { lang, t } from './i18n.js';
 import { landingRoll, setLanding } from './dice-motion.js';
 

@@ -1,5 +1,7 @@
-// What the operator's own pages (setup, integrations) share: the operator token kept in this browser, a toast
-// for refusals, and a JSON request that names the server's refusal.
+// What the operator's own pages (setup, integrations) share: the operator token kept in this browser, and a JSON
+// request that names the server's refusal (in the toast, toast.js).
+
+import { toast } from './toast.js';
 
 const TOKEN_KEY = 'dice-tower-operator-token';
 
@@ -14,14 +16,6 @@ export function keepTokenFromLink() {
   localStorage.setItem(TOKEN_KEY, fromLink);
   url.searchParams.delete('token');
   history.replaceState(null, '', url);
-}
-
-/** Shows a message (and its code) in the page's #toast for a few seconds. */
-export function toast(message, code = '') {
-  document.getElementById('toast-message').textContent = message;
-  document.getElementById('toast-code').textContent = code;
-  document.getElementById('toast').hidden = false;
-  setTimeout(() => (document.getElementById('toast').hidden = true), 6000);
 }
 
 /** A JSON request as the operator; a refusal is toasted and thrown with the server's message. */

@@ -1,7 +1,7 @@
 // Overlay for streaming software: the shown game's dice and scores on a
 // transparent page, live over the feed. ?game=<id> pins a game; otherwise the
 // most recently changed game is shown. Muted unless ?sound=on (a stream mixes its own sound).
-import { dieFace } from './dom.js';
+import { dieFace } from './die-faces.js';
 import { t } from './i18n.js';
 import { cueSounds } from './sounds.js';
 import { liveGames } from './view-patch.js';

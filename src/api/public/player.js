@@ -2,7 +2,8 @@
 // opened from the link or QR code the scoreboard gives each player. The token
 // in the URL is the key; the page refetches its view whenever the game changes.
 
-import { dieFace, h } from './dom.js';
+import { h } from './dom.js';
+import { dieFace } from './die-faces.js';
 import { isBluffing } from './bluff-ui.js';
 import { bluffPhone } from './bluff-phone.js';
 import { t, tOr } from './i18n.js';

@@ -3,7 +3,8 @@
 // the board's firmware, and test rolls the operator confirms or corrects, with this tower's accuracy tally.
 import { h } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
-import { api, operatorToken as token, toast } from './operator-page.js';
+import { api, operatorToken as token } from './operator-page.js';
+import { toast } from './toast.js';
 import { startCameraSetup } from './setup-camera.js';
 import { showPortChoices, showTower, startTowerSetup } from './setup-tower.js';
 
