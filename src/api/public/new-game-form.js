@@ -115,7 +115,6 @@ function optionField(game, spec) {
     { class: `option option-${spec.type}`, 'data-option': spec.name },
     h('label', { for: id, class: 'option-name' }, tOr(`${words}.label`, humanize(spec.name))),
     h('div', { class: 'option-input' }, input),
-    // The description is the catalog's English note (value names, rule references): a page in another language shows its own words, or none.
     // Every shipped game's descriptions are keyed (tests/i18n/texts.test.ts); the catalog's English is for a game added since.
     h('div', { class: 'option-desc' }, tOr(`${words}.description`, spec.description), range ? h('span', { class: 'option-range' }, ` ${range}`) : null),
   );
