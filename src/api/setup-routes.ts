@@ -167,12 +167,14 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
     async () => {
       const board = hardware.link?.boardSetup() ?? null;
       if (board === null) throw new TableError('setup/no_board', 'No tower board is connected: there is no tray to tip.', 409);
-      if (table.tower().state === 'rolling') throw new TableError('setup/tower_rolling', 'The tower is rolling: test the tip once the roll is read.', 409);
-      try {
-        await board.testTip();
-      } catch (err) {
-        throw new TableError('setup/tip_failed', `The test tip failed: ${errorText(err)}`, 503);
-      }
+      // Under the tower's lock: no roll starts and the board is not disconnected while the tray moves.
+      await table.tipForTest(async () => {
+        try {
+          await board.testTip();
+        } catch (err) {
+          throw new TableError('setup/tip_failed', `The test tip failed: ${errorText(err)}`, 503);
+        }
+      });
       return towerView();
     },
   );

@@ -161,6 +161,31 @@ describe('the tower on the setup page', () => {
     expect(() => readSerialChoice(dir)).toThrow(/serial\.json is not a serial port choice \(port "COM3" is neither auto, a \/dev path nor null\)/);
   });
 
+  it('holds the tower\'s lock through a test tip: a disconnect and a roll are refused until the tray is back', async () => {
+    const { board, app } = await appOn({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] });
+    const game = (await app.inject({ method: 'POST', url: '/api/games', payload: { game: 'dice-poker', players: ['Ann'] } })).json();
+    const tipping = app.inject({ method: 'POST', url: '/api/setup/tower/test-tip', payload: {} });
+    // The tray on its way out (the servo sent to the tip angle); the tip holds it there for holdMs.
+    await expect.poll(() => board.servoWrites().map((w) => w.value), { timeout: 2000, interval: 5 }).toContain(ANGLES.tipAngle);
+    const disconnect = await app.inject({ method: 'POST', url: '/api/setup/tower/disconnect', payload: {} });
+    expect(disconnect.statusCode).toBe(409);
+    expect(disconnect.json()).toMatchObject({ code: 'setup/tip_running', message: 'A test tip is under way: change the tower once the tray is back.' });
+    expect(board.openPort).not.toBeNull();
+    const roll = await app.inject({ method: 'POST', url: `/api/games/${game.id}/roll`, payload: {} });
+    expect(roll.statusCode).toBe(409);
+    expect(roll.json()).toMatchObject({ code: 'tower/busy' });
+    const tipAgain = await app.inject({ method: 'POST', url: '/api/setup/tower/test-tip', payload: {} });
+    expect(tipAgain.json()).toMatchObject({ code: 'setup/tower_rolling' });
+
+    // The tip ends as it began, on the board still connected; then the disconnect goes through.
+    const tipped = await tipping;
+    expect(tipped.statusCode).toBe(200);
+    expect(tipped.json()).toMatchObject({ state: 'ready', connected: true, serial: FAKE_PORT });
+    expect(board.servoWrites().map((w) => w.value)).toEqual([30, 140, 30]);
+    expect((await app.inject({ method: 'POST', url: '/api/setup/tower/disconnect', payload: {} })).statusCode).toBe(200);
+    expect(board.openPort).toBeNull();
+  });
+
   it('refuses a board beside the simulated camera, and on a server that drives none', async () => {
     const sim = createSimulator({ seed: 3, colours: ['white'], rollMs: 0 });
     const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
