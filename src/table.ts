@@ -28,6 +28,8 @@ export class TableError extends Error {
     readonly code: string,
     message: string,
     readonly statusCode: number,
+    /** The message's parts a page words the code with in its own language (src/note.ts). */
+    readonly params?: Readonly<Record<string, string | number>>,
   ) {
     super(message);
     this.name = 'TableError';
@@ -627,9 +629,10 @@ export class Table {
       if (err instanceof TowerError && err.code === 'tower/disconnected') this.rollAfterReconnect = { id, version: game.version };
       // Our own errors carry a code and a sentence for the host; anything else (native code's text) is shown as what it is.
       const known = err instanceof Error && typeof (err as { code?: unknown }).code === 'string';
-      const message = `Tower or camera fault: ${known ? errorText(err) : `an unexpected error in the tower or camera code (${errorText(err)})`}`;
+      const error = known ? errorText(err) : `an unexpected error in the tower or camera code (${errorText(err)})`;
+      const message = `Tower or camera fault: ${error}`;
       this.setTower('fault', message, id, true);
-      throw new TableError('tower/fault', message, 503);
+      throw new TableError('tower/fault', message, 503, { error });
     } finally {
       this.rollingFor = null;
     }
@@ -659,7 +662,7 @@ export class Table {
     } catch (err) {
       const message = `Test roll failed: ${errorText(err)}`;
       this.setTower('fault', message, null);
-      throw new TableError('tower/fault', message, 503);
+      throw new TableError('tower/fault', message, 503, { error: errorText(err) });
     } finally {
       this.rollingFor = null;
     }

@@ -54,7 +54,7 @@ describe('the tower on the setup page', () => {
     const { board, app } = await appOn({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] });
     const shown = (await app.inject('/api/setup/tower')).json();
     expect(shown).toMatchObject({ connected: true, firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyFAKE0', tipAngle: 140, restAngle: 30, light: 200, lastButtonAt: null });
-    expect(shown.note).toMatch(/^Stock StandardFirmata: it works, with fewer safety features/);
+    expect(shown.note).toMatchObject({ code: 'firmware/standard_firmata', message: expect.stringMatching(/^Stock StandardFirmata: it works, with fewer safety features/) });
     // The tray sensor, live: the fake board's tray starts in its seat (low), and is lifted out of it.
     await expect.poll(async () => (await app.inject('/api/setup/tower')).json().trayInPlace, { timeout: 2000 }).toBe(true);
     board.setInput(TOWER_PINS.TRAY_SENSOR, 1);
@@ -102,7 +102,7 @@ describe('the tower on the setup page', () => {
 
   it('names a firmware it does not know, and refuses a test tip without a board', async () => {
     const { app } = await appOn({ firmwareName: 'Blink.ino', firmwareVersion: [2, 5] });
-    expect((await app.inject('/api/setup/tower')).json()).toMatchObject({ firmware: 'Blink.ino', version: '2.5', note: 'An unknown firmware ("Blink.ino"): flash the dice-tower firmware (dice-tower flash).' });
+    expect((await app.inject('/api/setup/tower')).json()).toMatchObject({ firmware: 'Blink.ino', version: '2.5', note: { code: 'firmware/unknown', message: 'An unknown firmware ("Blink.ino"): flash the dice-tower firmware (dice-tower flash).', params: { firmware: 'Blink.ino' } } });
     const sim = createSimulator({ seed: 3, colours: ['white'], rollMs: 0 });
     const bare = buildApp({ table: new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() }), version: 'test' });
     const refused = await bare.inject({ method: 'POST', url: '/api/setup/tower/test-tip' });
@@ -113,12 +113,15 @@ describe('the tower on the setup page', () => {
 
   it('connects the board on a chosen port at run time and disconnects it, the games kept; keeps the choice for the next start', async () => {
     const { board, app, dir, towers } = await appOn({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] }, false);
-    expect((await app.inject('/api/setup/tower')).json()).toMatchObject({ kind: 'simulated', serial: null, firmware: null, note: expect.stringMatching(/^No tower board/) });
+    expect((await app.inject('/api/setup/tower')).json()).toMatchObject({ kind: 'simulated', serial: null, firmware: null, note: { code: 'setup/board_none', message: expect.stringMatching(/^No tower board/) } });
     const game = (await app.inject({ method: 'POST', url: '/api/games', payload: { game: 'dice-poker', players: ['Ann'] } })).json();
 
     const missing = await app.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: '/dev/ttyACM9' } });
     expect(missing.statusCode).toBe(503);
-    expect(missing.json()).toMatchObject({ code: 'setup/connect_failed', message: 'No board could be connected on /dev/ttyACM9: Error: No such file or directory, cannot open /dev/ttyACM9' });
+    expect(missing.json()).toMatchObject({
+      code: 'setup/connect_failed', message: 'No board could be connected on /dev/ttyACM9: Error: No such file or directory, cannot open /dev/ttyACM9',
+      params: { port: '/dev/ttyACM9', error: 'Error: No such file or directory, cannot open /dev/ttyACM9' },
+    });
     expect(readSerialChoice(dir)).toBeNull();
     const junk = await app.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: '/etc/passwd' } });
     expect(junk.statusCode).toBe(400);
