@@ -3,7 +3,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHandTower, createSimulator, DIE_COLOURS, isCameraDevice, openFolderCamera, openVideoCamera, refusedSettings, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
+import { createHandTower, createSimulator, DIE_COLOURS, isCameraDevice, openFolderCamera, openVideoCamera, refusedSettingNotes, refusedSettings, type Camera, type DieColour, type Tower, type VideoCamera } from './hardware/index.js';
 import { checkedCamera, checkSettleConfig, DEFAULT_SETTLE_CONFIG, settlingPipeline } from './vision/index.js';
 import { calibratedConfig } from './vision/calibrate.js';
 import { DEFAULT_TRAY } from './hardware/simulator/index.js';
@@ -269,7 +269,7 @@ export async function serve(options: ServeConfig) {
     camera: rawCamera,
     cameraSource: config.camera,
     fixed: { exposure: config.exposure, whiteBalance: config.whiteBalance },
-    refused: video ? refusedSettings(config, video) : [],
+    refused: video ? refusedSettingNotes(config, video) : [],
     adjust: video ? (asked) => video.adjust(asked) : null,
     dataDir: config.dataDir,
     link,

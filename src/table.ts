@@ -28,6 +28,8 @@ export class TableError extends Error {
     readonly code: string,
     message: string,
     readonly statusCode: number,
+    /** The message's parts a page words the code with in its own language (src/note.ts). */
+    readonly params?: Readonly<Record<string, string | number>>,
   ) {
     super(message);
     this.name = 'TableError';
@@ -128,6 +130,8 @@ export interface TableDeps {
 const FRAMES_KEPT = 20;
 /** What the tower's lock holds during a test roll (no game id looks like this). */
 const TEST_ROLL = 'setup:test-roll';
+/** What the tower's lock holds during a test tip of the tray (the setup page). */
+const TEST_TIP = 'setup:test-tip';
 
 /** Each bot seat's level (simple unless `levels` says otherwise); a level for a seat that is not a bot is refused. */
 function levelsOf(bots: readonly number[], levels: Readonly<Record<number, BotLevel>> = {}): Readonly<Record<number, BotLevel>> {
@@ -318,6 +322,7 @@ export class Table {
    * dice of that roll are the old tower's.
    */
   useTower(tower: Tower, message: string): void {
+    if (this.rollingFor === TEST_TIP) throw new TableError('setup/tip_running', 'A test tip is under way: change the tower once the tray is back.', 409);
     if (this.rollingFor !== null) throw new TableError('tower/busy', 'The tower is rolling; change it once the dice are read.', 409);
     for (const off of this.unsubscribeTower.splice(0)) off();
     this.rollingTower = tower;
@@ -624,9 +629,10 @@ export class Table {
       if (err instanceof TowerError && err.code === 'tower/disconnected') this.rollAfterReconnect = { id, version: game.version };
       // Our own errors carry a code and a sentence for the host; anything else (native code's text) is shown as what it is.
       const known = err instanceof Error && typeof (err as { code?: unknown }).code === 'string';
-      const message = `Tower or camera fault: ${known ? errorText(err) : `an unexpected error in the tower or camera code (${errorText(err)})`}`;
+      const error = known ? errorText(err) : `an unexpected error in the tower or camera code (${errorText(err)})`;
+      const message = `Tower or camera fault: ${error}`;
       this.setTower('fault', message, id, true);
-      throw new TableError('tower/fault', message, 503);
+      throw new TableError('tower/fault', message, 503, { error });
     } finally {
       this.rollingFor = null;
     }
@@ -656,7 +662,28 @@ export class Table {
     } catch (err) {
       const message = `Test roll failed: ${errorText(err)}`;
       this.setTower('fault', message, null);
-      throw new TableError('tower/fault', message, 503);
+      throw new TableError('tower/fault', message, 503, { error: errorText(err) });
+    } finally {
+      this.rollingFor = null;
+    }
+  }
+
+  /**
+   * A test tip of the tray (the setup page, src/setup/board.ts) under the
+   * tower's lock: no roll starts while the tray moves, and the tower is not
+   * swapped under it (a disconnect is refused until the tray is back).
+   * Rejects with `tip`'s own error.
+   */
+  async tipForTest(tip: () => Promise<void>): Promise<void> {
+    if (this.rollingFor !== null) throw new TableError('setup/tower_rolling', 'The tower is rolling: test the tip once the roll is read.', 409);
+    this.rollingFor = TEST_TIP;
+    try {
+      this.setTower('rolling', 'Test tip', null);
+      await tip();
+      this.setTower('ready', 'Tower ready', null);
+    } catch (err) {
+      this.setTower('fault', `Test tip failed: ${errorText(err)}`, null);
+      throw err;
     } finally {
       this.rollingFor = null;
     }

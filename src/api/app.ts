@@ -105,8 +105,8 @@ const gameReply = (status: 200 | 201) => ({ [status]: { $ref: 'GameView#' }, ...
 type IdParams = { id: string };
 
 /** A refusal's body, as the error handler sends it (and an Idempotency-Key retry gets it again). */
-function errorReply(err: TableError): { statusCode: number; code: string; error: string; message: string } {
-  return { statusCode: err.statusCode, code: err.code, error: STATUS_CODES[err.statusCode] ?? 'Error', message: err.message };
+function errorReply(err: TableError): { statusCode: number; code: string; error: string; message: string; params?: Readonly<Record<string, string | number>> } {
+  return { statusCode: err.statusCode, code: err.code, error: STATUS_CODES[err.statusCode] ?? 'Error', message: err.message, ...(err.params ? { params: err.params } : {}) };
 }
 
 const validators = AjvCompiler();

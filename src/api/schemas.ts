@@ -11,6 +11,8 @@ export const ErrorReply = {
     code: { type: 'string' },
     error: { type: 'string' },
     message: { type: 'string' },
+    /** The message's parts, for a page that words the code in its own language (src/note.ts). */
+    params: { type: 'object', additionalProperties: { type: ['string', 'number'] } },
   },
 } as const;
 

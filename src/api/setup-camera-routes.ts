@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Camera, CameraSettings, FixedSettings } from '../hardware/index.js';
-import { refusedSettings } from '../hardware/camera-sources.js';
+import { refusedSettingNotes } from '../hardware/camera-sources.js';
+import { note, NoteSchema, type Note } from '../note.js';
 import { DIE_COLOURS } from '../hardware/types.js';
 import { GAMES } from '../games/index.js';
 import { readCalibrationFile, type Calibration } from '../vision/calibrate.js';
@@ -25,7 +26,7 @@ export interface SetupCamera {
   readonly cameraSource: string;
   /** The fixed settings it was opened with (null: automatic), and those the driver refused then. */
   readonly fixed: FixedSettings;
-  readonly refused: readonly string[];
+  readonly refused: readonly Note[];
   /** Sets the fixed settings on a camera device or video file (through its process); null for the simulator and a folder. */
   readonly adjust: ((asked: FixedSettings) => Promise<CameraSettings>) | null;
   /** Where camera.json, calibration.json and the empty-tray shot are kept; null: nowhere (an app built without one, in tests). */
@@ -45,9 +46,9 @@ const CameraReply = {
     exposure: { type: ['integer', 'null'] },
     whiteBalance: { type: ['integer', 'null'] },
     adjustable: { type: 'boolean' },
-    refused: { type: 'array', items: { type: 'string' } },
+    refused: { type: 'array', items: NoteSchema },
     saved: { type: ['object', 'null'], properties: { source: { type: 'string' }, exposure: { type: ['integer', 'null'] }, whiteBalance: { type: ['integer', 'null'] } } },
-    note: { type: 'string' },
+    note: NoteSchema,
   },
 } as const;
 
@@ -107,19 +108,19 @@ export function registerSetupCameraRoutes(api: FastifyInstance, table: Table, hw
     return hw.dataDir;
   };
   let asked: FixedSettings = hw.fixed;
-  let refused: readonly string[] = hw.refused;
+  let refused: readonly Note[] = hw.refused;
 
   const cameraView = () => {
     // A camera.json broken while the server runs is said, not a failed page: the next start would stop on it.
     let saved = null;
-    let problem: string | null = null;
+    let problem: Note | null = null;
     try {
       saved = hw.dataDir === null ? null : readCameraChoice(hw.dataDir);
     } catch (err) {
-      problem = errorText(err);
+      problem = note('setup/camera_choice_unreadable', errorText(err), { error: errorText(err) });
     }
-    const note = problem ?? (hw.adjust === null ? 'This camera has no exposure or white balance to set (the simulator, or a folder of images).' : null);
-    return { source: hw.cameraSource, ...asked, adjustable: hw.adjust !== null, refused, saved, ...(note === null ? {} : { note }) };
+    const said = problem ?? (hw.adjust === null ? note('setup/camera_fixed', 'This camera has no exposure or white balance to set (the simulator, or a folder of images).') : null);
+    return { source: hw.cameraSource, ...asked, adjustable: hw.adjust !== null, refused, saved, ...(said === null ? {} : { note: said }) };
   };
 
   api.get('/api/setup/camera', { ...operator, schema: { response: { 200: CameraReply } } }, async () => cameraView());
@@ -134,7 +135,7 @@ export function registerSetupCameraRoutes(api: FastifyInstance, table: Table, hw
       },
     },
     async (request) => {
-      if (hw.adjust === null) throw new TableError('setup/camera_not_adjustable', `The camera ${hw.cameraSource} has no exposure or white balance to set (the simulator, or a folder of images).`, 409);
+      if (hw.adjust === null) throw new TableError('setup/camera_not_adjustable', `The camera ${hw.cameraSource} has no exposure or white balance to set (the simulator, or a folder of images).`, 409, { source: hw.cameraSource });
       if (table.tower().state === 'rolling') throw new TableError('setup/tower_rolling', 'The tower is rolling: set the camera once the roll is read.', 409);
       const dir = dataDir();
       const next = { exposure: request.body.exposure, whiteBalance: request.body.whiteBalance };
@@ -142,14 +143,14 @@ export function registerSetupCameraRoutes(api: FastifyInstance, table: Table, hw
       try {
         taken = await hw.adjust(next);
       } catch (err) {
-        throw new TableError('setup/camera_fault', `The camera did not take the settings: ${errorText(err)}`, 503);
+        throw new TableError('setup/camera_fault', `The camera did not take the settings: ${errorText(err)}`, 503, { error: errorText(err) });
       }
       asked = next;
-      refused = refusedSettings(next, { settings: taken });
+      refused = refusedSettingNotes(next, { settings: taken });
       try {
         writeCameraChoice(dir, { source: hw.cameraSource, ...next });
       } catch (err) {
-        throw new TableError('setup/not_saved', `The camera took the settings, but they could not be kept in ${CAMERA_FILE} (${errorText(err)}): the next start will not use them.`, 503);
+        throw new TableError('setup/not_saved', `The camera took the settings, but they could not be kept in ${CAMERA_FILE} (${errorText(err)}): the next start will not use them.`, 503, { error: errorText(err) });
       }
       return cameraView();
     },
@@ -162,7 +163,7 @@ export function registerSetupCameraRoutes(api: FastifyInstance, table: Table, hw
     try {
       return decodeFrame((await hw.camera.capture()).image);
     } catch (err) {
-      throw new TableError('setup/camera_fault', `The camera gave no frame to calibrate from: ${errorText(err)}`, 503);
+      throw new TableError('setup/camera_fault', `The camera gave no frame to calibrate from: ${errorText(err)}`, 503, { error: errorText(err) });
     }
   };
   /** A calibration step; what it cannot measure (no tray floor, no dice in the shot...) is refused in its own words. */
@@ -171,7 +172,7 @@ export function registerSetupCameraRoutes(api: FastifyInstance, table: Table, hw
       const made = make();
       return calibrationView(made.calibration, made);
     } catch (err) {
-      throw new TableError('setup/calibration_failed', `The calibration was not changed: ${errorText(err)}`, 422);
+      throw new TableError('setup/calibration_failed', `The calibration was not changed: ${errorText(err)}`, 422, { error: errorText(err) });
     }
   };
 

@@ -13,6 +13,7 @@ import { PORT_PATTERN, type BoardLink } from '../setup/tower-link.js';
 import { trayAnglesProblem, type TrayAngles } from '../setup/tray-angles.js';
 import type { RouteAccess } from './app.js';
 import { AccuracyTallySchema } from './schemas.js';
+import { note, NoteSchema } from '../note.js';
 import { registerSetupCameraRoutes, type SetupCamera } from './setup-camera-routes.js';
 
 export type Guard = { onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>; config: { access: RouteAccess } };
@@ -23,13 +24,14 @@ const errors = { 400: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409
 const point = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } } } as const;
 const TestRollReply = {
   type: 'object',
-  required: ['id', 'count', 'attempts', 'valid', 'problems', 'frameUrl', 'reading'],
+  required: ['id', 'count', 'attempts', 'valid', 'problems', 'issues', 'frameUrl', 'reading'],
   properties: {
     id: { type: 'string' },
     count: { type: 'integer' },
     attempts: { type: 'integer' },
     valid: { type: 'boolean' },
     problems: { type: 'array', items: { type: 'string' } },
+    issues: { type: 'array', items: { type: 'string' } },
     frameUrl: { type: 'string' },
     reading: {
       type: 'object',
@@ -85,7 +87,7 @@ const TowerReply = {
   properties: {
     kind: { type: 'string' }, state: { type: 'string' }, message: { type: 'string' }, serial: { type: ['string', 'null'] },
     connected: { type: 'boolean' }, firmware: { type: ['string', 'null'] }, version: { type: ['string', 'null'] }, mode: { type: ['string', 'null'] }, path: { type: ['string', 'null'] },
-    tipAngle: { type: 'integer' }, restAngle: { type: 'integer' }, light: { type: 'integer' }, trayInPlace: { type: ['boolean', 'null'] }, lastButtonAt: { type: ['number', 'null'] }, note: { type: 'string' },
+    tipAngle: { type: 'integer' }, restAngle: { type: 'integer' }, light: { type: 'integer' }, trayInPlace: { type: ['boolean', 'null'] }, lastButtonAt: { type: ['number', 'null'] }, note: NoteSchema,
   },
 } as const;
 
@@ -98,7 +100,7 @@ const DevicesReply = {
       type: 'array',
       items: { type: 'object', properties: { path: { type: 'string' }, usbId: { type: ['string', 'null'] }, manufacturer: { type: ['string', 'null'] }, arduino: { type: ['string', 'null'] }, description: { type: 'string' } } },
     },
-    portsProblem: { type: ['string', 'null'] },
+    portsProblem: { ...NoteSchema, type: ['object', 'null'] },
     tower: TowerReply,
   },
 } as const;
@@ -111,8 +113,13 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
   const serial = () => hardware.link?.serial() ?? null;
   const towerView = () => {
     const board = hardware.link?.boardSetup()?.view() ?? null;
-    const note = serial() === null ? 'No tower board: the tower rolls are simulated or thrown by hand (connect one below).' : board?.connected ? firmwareNote(board.firmware) : 'The board is not connected: check the USB cable.';
-    return { ...table.tower(), serial: serial(), firmware: null, version: null, mode: null, path: null, ...board, note };
+    const said =
+      serial() === null
+        ? note('setup/board_none', 'No tower board: the tower rolls are simulated or thrown by hand (connect one below).')
+        : board?.connected
+          ? firmwareNote(board.firmware)
+          : note('setup/board_unplugged', 'The board is not connected: check the USB cable.');
+    return { ...table.tower(), serial: serial(), firmware: null, version: null, mode: null, path: null, ...board, note: said };
   };
   const link = (): BoardLink => {
     if (hardware.link === null) throw new TableError('setup/no_link', 'This server cannot drive a tower board.', 409);
@@ -120,12 +127,12 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
   };
   api.get('/api/setup/devices', { ...operator, schema: { response: { 200: DevicesReply } } }, async () => {
     let ports: unknown[] = [];
-    let portsProblem: string | null = null;
+    let portsProblem: ReturnType<typeof note> | null = null;
     try {
       ports = await listSerialPorts(hardware.listPorts);
     } catch (err) {
       // The page still shows the rest; it says why the ports are missing.
-      portsProblem = `The serial ports could not be listed: ${errorText(err)}`;
+      portsProblem = note('setup/ports_unlisted', `The serial ports could not be listed: ${errorText(err)}`, { error: errorText(err) });
     }
     return {
       cameras: (hardware.listCameras ?? listCameras)(),
@@ -167,12 +174,14 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
     async () => {
       const board = hardware.link?.boardSetup() ?? null;
       if (board === null) throw new TableError('setup/no_board', 'No tower board is connected: there is no tray to tip.', 409);
-      if (table.tower().state === 'rolling') throw new TableError('setup/tower_rolling', 'The tower is rolling: test the tip once the roll is read.', 409);
-      try {
-        await board.testTip();
-      } catch (err) {
-        throw new TableError('setup/tip_failed', `The test tip failed: ${errorText(err)}`, 503);
-      }
+      // Under the tower's lock: no roll starts and the board is not disconnected while the tray moves.
+      await table.tipForTest(async () => {
+        try {
+          await board.testTip();
+        } catch (err) {
+          throw new TableError('setup/tip_failed', `The test tip failed: ${errorText(err)}`, 503, { error: errorText(err) });
+        }
+      });
       return towerView();
     },
   );
@@ -191,11 +200,12 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
       const board = hardware.link?.boardSetup() ?? null;
       if (board === null) throw new TableError('setup/no_board', 'No tower board is connected: there is no tray to set.', 409);
       const problem = trayAnglesProblem(request.body);
-      if (problem) throw new TableError('setup/bad_angles', `The tray's angles were not changed: ${problem}.`, 400);
+      // The schema holds each angle to 0-180°: what is left to refuse is a tray that would never move (the same two angles).
+      if (problem) throw new TableError('setup/bad_angles', `The tray's angles were not changed: ${problem}.`, 400, { ...request.body });
       try {
         board.setAngles(request.body);
       } catch (err) {
-        throw new TableError('setup/not_saved', `The angles are used from the next roll, but could not be kept for the next start: ${errorText(err)}`, 503);
+        throw new TableError('setup/not_saved', `The angles are used from the next roll, but could not be kept for the next start: ${errorText(err)}`, 503, { error: errorText(err) });
       }
       return towerView();
     },
@@ -213,7 +223,7 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
         try {
           lastPreview = (await camera.capture()).image;
         } catch (err) {
-          throw new TableError('setup/camera_fault', `The camera gave no frame: ${errorText(err)}`, 503);
+          throw new TableError('setup/camera_fault', `The camera gave no frame: ${errorText(err)}`, 503, { error: errorText(err) });
         }
       }
       return reply.type('image/jpeg').header('cache-control', 'no-store').send(lastPreview);
@@ -275,7 +285,7 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
     },
     async (request, reply) => {
       const held = serial();
-      if (held !== null) throw new TableError('setup/board_in_use', `The server drives the tower on ${held} and holds its port: disconnect the board on this page first.`, 409);
+      if (held !== null) throw new TableError('setup/board_in_use', `The server drives the tower on ${held} and holds its port: disconnect the board on this page first.`, 409, { port: held });
       return reply.status(202).send(flashJob.start(request.body?.port ?? 'auto'));
     },
   );

@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import cv from './opencv.js';
 import { CameraError, type Camera, type Frame } from './types.js';
 import { errorText } from '../error-text.js';
+import { note, type Note } from '../note.js';
 import { decodeImage } from './image-bytes.js';
 import type { CameraFault, CameraReply, CameraRequest } from './camera-process.js';
 import type { CameraSettings, FixedSettings, VideoCameraOptions } from './video-capture.js';
@@ -42,9 +43,18 @@ async function encoded(image: cv.Mat, quality: number, capturedAt = Date.now()):
 
 /** Warnings for fixed camera settings asked for that the driver refused (many webcams ignore some): the colours may drift between frames. */
 export function refusedSettings(asked: Pick<VideoCameraOptions, 'exposure' | 'whiteBalance'>, camera: Pick<VideoCamera, 'settings'>): string[] {
-  const refused: string[] = [];
-  if (asked.exposure != null && !camera.settings.exposure) refused.push(`the camera did not take the fixed exposure ${asked.exposure}: it stays automatic`);
-  if (asked.whiteBalance != null && !camera.settings.whiteBalance) refused.push(`the camera did not take the fixed white balance ${asked.whiteBalance} K: it stays automatic`);
+  return refusedSettingNotes(asked, camera).map((n) => n.message);
+}
+
+/** The same, as notes a page words in its own language (the setup page). */
+export function refusedSettingNotes(asked: Pick<VideoCameraOptions, 'exposure' | 'whiteBalance'>, camera: Pick<VideoCamera, 'settings'>): Note[] {
+  const refused: Note[] = [];
+  if (asked.exposure != null && !camera.settings.exposure) {
+    refused.push(note('camera/exposure_refused', `the camera did not take the fixed exposure ${asked.exposure}: it stays automatic`, { value: asked.exposure }));
+  }
+  if (asked.whiteBalance != null && !camera.settings.whiteBalance) {
+    refused.push(note('camera/white_balance_refused', `the camera did not take the fixed white balance ${asked.whiteBalance} K: it stays automatic`, { value: asked.whiteBalance }));
+  }
   return refused;
 }
 

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PortInfoLike } from '../hardware/serial-ports.js';
+import { note, type Note } from '../note.js';
 
 export interface CameraDevice {
   readonly path: string;
@@ -70,9 +71,11 @@ export async function listSerialPorts(list?: () => Promise<readonly PortInfoLike
 }
 
 /** What the page says of the firmware a board reported. */
-export function firmwareNote(firmware: string | null): string {
-  if (firmware === null) return 'No board connected.';
-  if (firmware === 'DiceTower') return 'The dice-tower firmware: the board times the roll and keeps the tray safe on its own.';
-  if (/standardfirmata/i.test(firmware)) return 'Stock StandardFirmata: it works, with fewer safety features (the host times the roll; no jam check on the board). Flash the dice-tower firmware for those.';
-  return `An unknown firmware ("${firmware}"): flash the dice-tower firmware (dice-tower flash).`;
+export function firmwareNote(firmware: string | null): Note {
+  if (firmware === null) return note('firmware/none', 'No board connected.');
+  if (firmware === 'DiceTower') return note('firmware/dice_tower', 'The dice-tower firmware: the board times the roll and keeps the tray safe on its own.');
+  if (/standardfirmata/i.test(firmware)) {
+    return note('firmware/standard_firmata', 'Stock StandardFirmata: it works, with fewer safety features (the host times the roll; no jam check on the board). Flash the dice-tower firmware for those.');
+  }
+  return note('firmware/unknown', `An unknown firmware ("${firmware}"): flash the dice-tower firmware (dice-tower flash).`, { firmware });
 }

@@ -40,7 +40,7 @@ export class FlashJob {
 
   /** Starts a flash; refused while one runs. Resolves at once: the page polls `current()`. */
   start(port: string): FlashStatus {
-    if (this.status.state === 'running') throw new TableError('setup/flash_running', `A flash of ${this.status.port} is already under way.`, 409);
+    if (this.status.state === 'running') throw new TableError('setup/flash_running', `A flash of ${this.status.port} is already under way.`, 409, { port: this.status.port ?? '' });
     const lines: string[] = [];
     this.status = { state: 'running', port, lines, error: null, code: null, startedAt: this.now(), endedAt: null };
     const say = (line: string) => {

@@ -102,6 +102,8 @@ export interface TestRollView {
   readonly attempts: number;
   readonly valid: boolean;
   readonly problems: readonly string[];
+  /** The same reasons as codes (the reader's issues, validity.ts), for the page to word; empty from a reader without codes. */
+  readonly issues: readonly string[];
   readonly frameUrl: string;
   readonly reading: {
     readonly width: number;
@@ -146,7 +148,7 @@ export class TestRolls {
 
   /** Throws `count` dice and reads them, throwing again (up to 3 throws) while the reading is refused, as a game's roll would. */
   async roll(count: number): Promise<TestRollView> {
-    if (!Number.isInteger(count) || count < 1 || count > MAX_TEST_DICE) throw new TableError('setup/bad_count', `A test roll throws 1 to ${MAX_TEST_DICE} dice; got ${count}.`, 400);
+    if (!Number.isInteger(count) || count < 1 || count > MAX_TEST_DICE) throw new TableError('setup/bad_count', `A test roll throws 1 to ${MAX_TEST_DICE} dice; got ${count}.`, 400, { max: MAX_TEST_DICE, count });
     let thrown = await this.table.throwForTest(count);
     let attempts = 1;
     while (!thrown.reading.valid && attempts < MAX_ATTEMPTS) {
@@ -190,7 +192,8 @@ export class TestRolls {
       try {
         writeFileAtomic(this.file, Buffer.from(`${JSON.stringify(tally, null, 2)}\n`));
       } catch (err) {
-        throw new TableError('setup/write_failed', `The accuracy tally could not be saved to ${this.file} (${err instanceof Error ? err.message : String(err)}); it is unchanged.`, 503);
+        const error = err instanceof Error ? err.message : String(err);
+        throw new TableError('setup/write_failed', `The accuracy tally could not be saved to ${this.file} (${error}); it is unchanged.`, 503, { file: this.file, error });
       }
     }
     this.tallyNow = tally;
@@ -198,7 +201,7 @@ export class TestRolls {
 
   private get(id: string): PendingRoll {
     const roll = this.pending.get(id);
-    if (!roll) throw new TableError('setup/no_such_test_roll', `There is no test roll '${id}' waiting for a verdict (judged already, or one of the older ones no longer kept).`, 404);
+    if (!roll) throw new TableError('setup/no_such_test_roll', `There is no test roll '${id}' waiting for a verdict (judged already, or one of the older ones no longer kept).`, 404, { id });
     return roll;
   }
 }
@@ -211,6 +214,7 @@ function view(roll: PendingRoll): TestRollView {
     attempts: roll.attempts,
     valid: reading.valid,
     problems: reading.problems,
+    issues: (reading.issues ?? []).map((issue) => issue.code),
     frameUrl: `/api/setup/test-rolls/${roll.id}/frame.jpg`,
     reading: {
       width: reading.width,

@@ -81,13 +81,13 @@ export class TowerLink {
 
   /** Connects the board on `port` and makes the table roll with it; `save` keeps the choice for the next start. */
   async connect(port: string, save = true): Promise<void> {
-    if (this.board) throw new TableError('setup/board_connected', `A board is already connected on ${this.board.port}: disconnect it first.`, 409);
+    if (this.board) throw new TableError('setup/board_connected', `A board is already connected on ${this.board.port}: disconnect it first.`, 409, { port: this.board.port });
     const tower = await this.change(async () => {
       let opened: FirmataTower;
       try {
         opened = await this.options.openBoard(port);
       } catch (err) {
-        throw new TableError('setup/connect_failed', `No board could be connected on ${port}: ${errorText(err)}`, 503);
+        throw new TableError('setup/connect_failed', `No board could be connected on ${port}: ${errorText(err)}`, 503, { port, error: errorText(err) });
       }
       try {
         this.table.useTower(opened, `Tower connected on ${port}`);
@@ -133,7 +133,7 @@ export class TowerLink {
     try {
       this.options.savePort?.(port);
     } catch (err) {
-      throw new TableError('setup/not_saved', `Done, but the choice could not be kept for the next start: ${errorText(err)}`, 503);
+      throw new TableError('setup/not_saved', `Done, but the choice could not be kept for the next start: ${errorText(err)}`, 503, { error: errorText(err) });
     }
   }
 }

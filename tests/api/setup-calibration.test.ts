@@ -129,11 +129,11 @@ describe('the camera\'s settings from the setup page', () => {
     const res = await app.inject({ method: 'PUT', url: '/api/setup/camera', headers: auth, payload: { exposure: 250, whiteBalance: 4500 } });
     expect(res.statusCode).toBe(200);
     expect(asked).toEqual([{ exposure: 250, whiteBalance: 4500 }]);
-    expect(res.json()).toMatchObject({ exposure: 250, whiteBalance: 4500, refused: ['the camera did not take the fixed exposure 250: it stays automatic'], saved: { source: '/dev/video0', exposure: 250, whiteBalance: 4500 } });
+    expect(res.json()).toMatchObject({ exposure: 250, whiteBalance: 4500, refused: [{ code: 'camera/exposure_refused', message: 'the camera did not take the fixed exposure 250: it stays automatic', params: { value: 250 } }], saved: { source: '/dev/video0', exposure: 250, whiteBalance: 4500 } });
     expect(readCameraChoice(dir)).toEqual({ source: '/dev/video0', exposure: 250, whiteBalance: 4500 });
     // A camera.json broken meanwhile is named on the page, which still answers.
     writeFileSync(join(dir, CAMERA_FILE), '{');
-    expect((await app.inject({ url: '/api/setup/camera', headers: auth })).json()).toMatchObject({ saved: null, note: expect.stringMatching(/camera\.json is not valid JSON/) });
+    expect((await app.inject({ url: '/api/setup/camera', headers: auth })).json()).toMatchObject({ saved: null, note: { code: 'setup/camera_choice_unreadable', message: expect.stringMatching(/camera\.json is not valid JSON/) } });
     const bad = await app.inject({ method: 'PUT', url: '/api/setup/camera', headers: auth, payload: { exposure: 0, whiteBalance: null } });
     expect(bad.statusCode).toBe(400);
     await app.close();

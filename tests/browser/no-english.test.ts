@@ -7,66 +7,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Texts } from '../../src/api/public/i18n-core.js';
 import type { DiceRequest } from '../../src/games/types.js';
 import { serveApp, type ServedApp } from './served-app.js';
+import { englishOn as englishLeft, englishPhrases } from './english-left.js';
 
 const TOKEN = 'browser-operator-token-no-english';
-const texts = (lang: string): Texts => JSON.parse(readFileSync(join(import.meta.dirname, '../../src/api/public/i18n', `${lang}.json`), 'utf8'));
-
-/** Every text of a file by its dotted key; plural forms are several texts. */
-function leaves(node: Texts, prefix = ''): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const [k, v] of Object.entries(node)) {
-    const key = prefix ? `${prefix}.${k}` : k;
-    if (typeof v === 'string') out.set(key, [v]);
-    else if (typeof (v as { other?: unknown }).other === 'string') out.set(key, Object.values(v as Record<string, string>));
-    else for (const [kk, vv] of leaves(v as Texts, key)) out.set(kk, vv);
-  }
-  return out;
-}
-
+const ENGLISH = englishPhrases('fi');
 /**
- * The English a Finnish page must not show: each fixed part between {parameters} of an English text whose
- * Finnish differs, when it holds a word of four letters or more and is no part of any Finnish text (names
- * such as "Yatzy" or "Bonus" are the same in both).
+ * The English phrases on a Finnish page. `boardWords`: the elements that show the game module's own words (its
+ * status line, panel and column labels: the API's English, not yet keyed, #46).
  */
-function englishPhrases(): string[] {
-  const fi = leaves(texts('fi'));
-  const finnish = [...fi.values()].flat().join('\n').toLowerCase();
-  const phrases = new Set<string>();
-  for (const [key, forms] of leaves(texts('en'))) {
-    if (JSON.stringify(forms) === JSON.stringify(fi.get(key))) continue;
-    for (const form of forms)
-      for (const part of form.split(/\{\w+\}/)) {
-        const phrase = part.replace(/^[\s:;,.·—–()"'!?…+-]+|[\s:;,.·—–()"'!?…+]+$/g, '');
-        if (/\p{L}{4,}/u.test(phrase) && !finnish.includes(phrase.toLowerCase())) phrases.add(phrase);
-      }
-  }
-  return [...phrases];
-}
-const ENGLISH = englishPhrases();
-
-/**
- * The English phrases in the page's visible text, as whole words. `boardWords`: the elements that show the
- * game module's own words (its status line, panel and column labels: the API's English, not yet keyed, #46),
- * hidden before the page is read; the page is not used after.
- */
-async function englishOn(page: Page, boardWords: string[] = []): Promise<string[]> {
-  const visible = await page.evaluate((hide) => {
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>(hide.join(',') || ':not(*)'))) el.style.display = 'none';
-    // What a person sees and what a screen reader or a tooltip says.
-    const attrs = Array.from(document.querySelectorAll('[title],[aria-label],[placeholder],[alt]')).flatMap((el) => ['title', 'aria-label', 'placeholder', 'alt'].map((a) => el.getAttribute(a) ?? ''));
-    return [document.title, document.body.innerText, ...attrs].join('\n');
-  }, boardWords);
-  // Each phrase found with the words around it, to show where it is.
-  return ENGLISH.flatMap((phrase) => {
-    const at = new RegExp(`(^|[^\\p{L}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').exec(visible);
-    return at ? [`${phrase} in "…${visible.slice(Math.max(0, at.index - 30), at.index + phrase.length + 30).replace(/\s+/g, ' ')}…"`] : [];
-  });
-}
+const englishOn = (page: Page, boardWords: string[] = []) => englishLeft(page, ENGLISH, boardWords);
 
 let served: ServedApp;
 let finnish: BrowserContext;

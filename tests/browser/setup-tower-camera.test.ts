@@ -98,10 +98,11 @@ const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 30_000,
 describe('the setup page with a real camera and a tower board', () => {
   it('connects the board, rolls ten test rolls through its tray, reads them with the camera, and keeps the tally right', async () => {
     await page.goto(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/setup.html?token=${TOKEN}`);
-    await poll(() => page.getByTestId('tower-status').textContent()).toBe('by hand: Tower ready');
+    await poll(() => page.getByTestId('tower-status').textContent()).toBe('Dice thrown by hand: ready.');
     await page.getByTestId('connect-port').selectOption(FAKE_PORT);
     await page.getByTestId('connect').click();
-    await poll(() => page.getByTestId('tower-status').textContent()).toBe(`firmata: Tower connected on ${FAKE_PORT}`);
+    await poll(() => page.getByTestId('tower-status').textContent()).toBe('Tower board: ready.');
+    expect(await page.getByTestId('firmware').textContent()).toContain(`on ${FAKE_PORT}.`);
 
     let tips = board.tips;
     const expected = await judgeTestRolls(page, {

@@ -68,6 +68,9 @@ describe('the tower panel of the setup page', () => {
     await poll(() => page.getByTestId('firmware').textContent()).toMatch(/^No tower board/);
     expect(await page.getByTestId('board-live').isHidden()).toBe(true);
     expect(await page.getByTestId('connect-port').locator('option').allTextContents()).toEqual(['the Arduino found by USB id', `${FAKE_PORT} (Arduino)`]);
+    expect(await page.getByTestId('tower-status').textContent()).toBe('Simulated tower: ready.');
+    // The connect controls, before a board is connected.
+    if (process.env.SCREENSHOTS) await page.getByTestId('tower-panel').screenshot({ path: 'docs/screenshots/setup-connect.png' });
     // A port with no board: the refusal is named in words.
     await page.evaluate(() => {
       const select = document.getElementById('connect-port') as HTMLSelectElement;
@@ -82,7 +85,7 @@ describe('the tower panel of the setup page', () => {
       /^Firmware StandardFirmata\.ino 2\.5 \(host-driven\) on \/dev\/ttyFAKE0\. Stock StandardFirmata: it works, with fewer safety features/,
     );
     expect(await page.getByTestId('serial-port').allTextContents()).toEqual(['/dev/ttyFAKE0 (2341:0043 Arduino LLC) — looks like an Arduino']);
-    expect(await page.getByTestId('tower-status').textContent()).toMatch(/^firmata: /);
+    expect(await page.getByTestId('tower-status').textContent()).toBe('Tower board: ready.');
     expect(await page.getByTestId('tray-angles').textContent()).toBe('Tray: tips to 140°, rests at 30°; light 200 of 255.');
     await poll(() => page.getByTestId('tray-sensor').textContent()).toBe('Tray sensor: the tray is in its seat.');
     expect(await page.getByTestId('button-state').textContent()).toBe('Button: not pressed since the start.');
@@ -109,11 +112,16 @@ describe('the tower panel of the setup page', () => {
     await poll(() => board.tips).toBe(tips + 2);
     await poll(() => board.servoWrites().map((w) => w.value)).toEqual([30, 140, 30, 30, 125, 30]);
     await poll(() => page.getByTestId('tip-result').textContent()).toBe('The tray tipped and came back.');
-    if (process.env.SCREENSHOTS) await page.getByTestId('tower-panel').screenshot({ path: 'docs/screenshots/setup-tower.png' });
+    if (process.env.SCREENSHOTS) {
+      // The refusal's toast gone (it stays a few seconds), so that it covers nothing.
+      await poll(() => page.locator('#toast').isHidden()).toBe(true);
+      await page.getByTestId('tower-panel').screenshot({ path: 'docs/screenshots/setup-tower.png' });
+    }
 
     // Disconnected: the table rolls with the simulator again, and the port is free.
     await page.getByTestId('disconnect').click();
-    await poll(() => page.getByTestId('tower-status').textContent()).toBe('simulated: Tower board disconnected');
+    await poll(() => page.getByTestId('firmware').textContent()).toMatch(/^No tower board/);
+    expect(await page.getByTestId('tower-status').textContent()).toBe('Simulated tower: ready.');
     expect(await page.getByTestId('board-live').isHidden()).toBe(true);
     expect(await page.getByTestId('connect').isVisible()).toBe(true);
     expect(board.openPort).toBeNull();

@@ -54,7 +54,7 @@ describe('the tower on the setup page', () => {
     const { board, app } = await appOn({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] });
     const shown = (await app.inject('/api/setup/tower')).json();
     expect(shown).toMatchObject({ connected: true, firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyFAKE0', tipAngle: 140, restAngle: 30, light: 200, lastButtonAt: null });
-    expect(shown.note).toMatch(/^Stock StandardFirmata: it works, with fewer safety features/);
+    expect(shown.note).toMatchObject({ code: 'firmware/standard_firmata', message: expect.stringMatching(/^Stock StandardFirmata: it works, with fewer safety features/) });
     // The tray sensor, live: the fake board's tray starts in its seat (low), and is lifted out of it.
     await expect.poll(async () => (await app.inject('/api/setup/tower')).json().trayInPlace, { timeout: 2000 }).toBe(true);
     board.setInput(TOWER_PINS.TRAY_SENSOR, 1);
@@ -102,7 +102,7 @@ describe('the tower on the setup page', () => {
 
   it('names a firmware it does not know, and refuses a test tip without a board', async () => {
     const { app } = await appOn({ firmwareName: 'Blink.ino', firmwareVersion: [2, 5] });
-    expect((await app.inject('/api/setup/tower')).json()).toMatchObject({ firmware: 'Blink.ino', version: '2.5', note: 'An unknown firmware ("Blink.ino"): flash the dice-tower firmware (dice-tower flash).' });
+    expect((await app.inject('/api/setup/tower')).json()).toMatchObject({ firmware: 'Blink.ino', version: '2.5', note: { code: 'firmware/unknown', message: 'An unknown firmware ("Blink.ino"): flash the dice-tower firmware (dice-tower flash).', params: { firmware: 'Blink.ino' } } });
     const sim = createSimulator({ seed: 3, colours: ['white'], rollMs: 0 });
     const bare = buildApp({ table: new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() }), version: 'test' });
     const refused = await bare.inject({ method: 'POST', url: '/api/setup/tower/test-tip' });
@@ -113,12 +113,15 @@ describe('the tower on the setup page', () => {
 
   it('connects the board on a chosen port at run time and disconnects it, the games kept; keeps the choice for the next start', async () => {
     const { board, app, dir, towers } = await appOn({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] }, false);
-    expect((await app.inject('/api/setup/tower')).json()).toMatchObject({ kind: 'simulated', serial: null, firmware: null, note: expect.stringMatching(/^No tower board/) });
+    expect((await app.inject('/api/setup/tower')).json()).toMatchObject({ kind: 'simulated', serial: null, firmware: null, note: { code: 'setup/board_none', message: expect.stringMatching(/^No tower board/) } });
     const game = (await app.inject({ method: 'POST', url: '/api/games', payload: { game: 'dice-poker', players: ['Ann'] } })).json();
 
     const missing = await app.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: '/dev/ttyACM9' } });
     expect(missing.statusCode).toBe(503);
-    expect(missing.json()).toMatchObject({ code: 'setup/connect_failed', message: 'No board could be connected on /dev/ttyACM9: Error: No such file or directory, cannot open /dev/ttyACM9' });
+    expect(missing.json()).toMatchObject({
+      code: 'setup/connect_failed', message: 'No board could be connected on /dev/ttyACM9: Error: No such file or directory, cannot open /dev/ttyACM9',
+      params: { port: '/dev/ttyACM9', error: 'Error: No such file or directory, cannot open /dev/ttyACM9' },
+    });
     expect(readSerialChoice(dir)).toBeNull();
     const junk = await app.inject({ method: 'POST', url: '/api/setup/tower/connect', payload: { port: '/etc/passwd' } });
     expect(junk.statusCode).toBe(400);
@@ -159,6 +162,31 @@ describe('the tower on the setup page', () => {
     expect(serialToUse(null, { port: FAKE_PORT })).toBeNull();
     writeFileSync(join(dir, SERIAL_FILE), JSON.stringify({ port: 'COM3' }));
     expect(() => readSerialChoice(dir)).toThrow(/serial\.json is not a serial port choice \(port "COM3" is neither auto, a \/dev path nor null\)/);
+  });
+
+  it('holds the tower\'s lock through a test tip: a disconnect and a roll are refused until the tray is back', async () => {
+    const { board, app } = await appOn({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] });
+    const game = (await app.inject({ method: 'POST', url: '/api/games', payload: { game: 'dice-poker', players: ['Ann'] } })).json();
+    const tipping = app.inject({ method: 'POST', url: '/api/setup/tower/test-tip', payload: {} });
+    // The tray on its way out (the servo sent to the tip angle); the tip holds it there for holdMs.
+    await expect.poll(() => board.servoWrites().map((w) => w.value), { timeout: 2000, interval: 5 }).toContain(ANGLES.tipAngle);
+    const disconnect = await app.inject({ method: 'POST', url: '/api/setup/tower/disconnect', payload: {} });
+    expect(disconnect.statusCode).toBe(409);
+    expect(disconnect.json()).toMatchObject({ code: 'setup/tip_running', message: 'A test tip is under way: change the tower once the tray is back.' });
+    expect(board.openPort).not.toBeNull();
+    const roll = await app.inject({ method: 'POST', url: `/api/games/${game.id}/roll`, payload: {} });
+    expect(roll.statusCode).toBe(409);
+    expect(roll.json()).toMatchObject({ code: 'tower/busy' });
+    const tipAgain = await app.inject({ method: 'POST', url: '/api/setup/tower/test-tip', payload: {} });
+    expect(tipAgain.json()).toMatchObject({ code: 'setup/tower_rolling' });
+
+    // The tip ends as it began, on the board still connected; then the disconnect goes through.
+    const tipped = await tipping;
+    expect(tipped.statusCode).toBe(200);
+    expect(tipped.json()).toMatchObject({ state: 'ready', connected: true, serial: FAKE_PORT });
+    expect(board.servoWrites().map((w) => w.value)).toEqual([30, 140, 30]);
+    expect((await app.inject({ method: 'POST', url: '/api/setup/tower/disconnect', payload: {} })).statusCode).toBe(200);
+    expect(board.openPort).toBeNull();
   });
 
   it('refuses a board beside the simulated camera, and on a server that drives none', async () => {

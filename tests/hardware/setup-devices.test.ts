@@ -42,10 +42,11 @@ describe('setup devices', () => {
   });
 
   it('says what a board\'s firmware means', () => {
-    expect(firmwareNote('DiceTower')).toMatch(/^The dice-tower firmware/);
-    expect(firmwareNote('StandardFirmata.ino')).toMatch(/^Stock StandardFirmata: it works, with fewer safety features/);
-    expect(firmwareNote('Blink')).toBe('An unknown firmware ("Blink"): flash the dice-tower firmware (dice-tower flash).');
-    expect(firmwareNote(null)).toBe('No board connected.');
+    // A code and its parameters for the page to word in its language, and the English.
+    expect(firmwareNote('DiceTower')).toMatchObject({ code: 'firmware/dice_tower', message: expect.stringMatching(/^The dice-tower firmware/) });
+    expect(firmwareNote('StandardFirmata.ino')).toMatchObject({ code: 'firmware/standard_firmata', message: expect.stringMatching(/^Stock StandardFirmata: it works, with fewer safety features/) });
+    expect(firmwareNote('Blink')).toEqual({ code: 'firmware/unknown', message: 'An unknown firmware ("Blink"): flash the dice-tower firmware (dice-tower flash).', params: { firmware: 'Blink' } });
+    expect(firmwareNote(null)).toEqual({ code: 'firmware/none', message: 'No board connected.', params: {} });
   });
 
   it('answers /api/setup/devices and a preview frame; says so when there is no camera or the ports cannot be listed', async () => {
@@ -69,8 +70,8 @@ describe('setup devices', () => {
     });
     const devices = (await app.inject('/api/setup/devices')).json();
     expect(devices).toMatchObject({
-      cameras: [], camera: { source: 'sim', preview: true }, ports: [], portsProblem: 'The serial ports could not be listed: no udev',
-      tower: { kind: 'simulated', state: 'ready', firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyACM0', note: expect.stringMatching(/^Stock StandardFirmata/) },
+      cameras: [], camera: { source: 'sim', preview: true }, ports: [], portsProblem: { code: 'setup/ports_unlisted', message: 'The serial ports could not be listed: no udev', params: { error: 'no udev' } },
+      tower: { kind: 'simulated', state: 'ready', firmware: 'StandardFirmata.ino', version: '2.5', mode: 'host-driven', path: '/dev/ttyACM0', note: { code: 'firmware/standard_firmata', message: expect.stringMatching(/^Stock StandardFirmata/) } },
     });
     const frame = await app.inject('/api/setup/preview.jpg');
     expect(frame.statusCode).toBe(200);

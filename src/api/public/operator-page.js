@@ -18,12 +18,15 @@ export function keepTokenFromLink() {
   history.replaceState(null, '', url);
 }
 
-/** A JSON request as the operator; a refusal is toasted and thrown with the server's message. */
-export async function api(method, path, body) {
+/**
+ * A JSON request as the operator; a refusal is toasted and thrown with the server's message. `word` puts a refusal
+ * with a code ({ code, message, params }) in the page's words (this module loads before the translations).
+ */
+export async function api(method, path, body, word = (refusal) => refusal.message) {
   const res = await fetch(path, { method, headers: { authorization: `Bearer ${operatorToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    toast(data.message ?? `${method} ${path} answered ${res.status}`, data.code ?? '');
+    toast(typeof data.code === 'string' && typeof data.message === 'string' ? word(data) : (data.message ?? `${method} ${path} answered ${res.status}`), data.code ?? '');
     throw new Error(data.message);
   }
   return data;

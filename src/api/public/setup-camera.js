@@ -2,8 +2,8 @@
 // beside them), and the calibration in steps — the empty tray's shot, its region and marks drawn over the live preview
 // with corners to drag, then a shot of each colour's dice — with the warnings the calibration gives, in words.
 import { h, s } from './dom.js';
-import { api } from './operator-page.js';
 import { t } from './i18n.js';
+import { api, colourName, said } from './setup-words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,11 +26,11 @@ const TEXT = {
       tray: c.tray ? { key: 'setup.camera.trayAt', params: c.tray } : { key: 'setup.camera.trayFills' },
       marks: { key: 'setup.camera.marks', params: { count: c.marks.length } },
       edge: c.dieSize === null ? { key: 'setup.camera.edgeUnmeasured' } : { key: 'setup.camera.edge', params: { size: Math.round(c.dieSize * 10) / 10 } },
-      colours: c.colours.length ? c.colours.join(', ') : { key: 'setup.camera.coloursNone' },
+      colours: c.colours.length ? c.colours.map(colourName).join(', ') : { key: 'setup.camera.coloursNone' },
     }),
-  diceStep: (colour) => t('setup.camera.diceStep', { colour }),
-  diceShot: (colour) => t('setup.camera.diceShot', { colour }),
-  needed: (colours) => (colours.length ? t('setup.camera.needed', { colours: colours.join(', ') }) : t('setup.camera.neededNone')),
+  diceStep: (colour) => t('setup.camera.diceStep', { colour: colourName(colour) }),
+  diceShot: (colour) => t('setup.camera.diceShot', { colour: colourName(colour) }),
+  needed: (colours) => (colours.length ? t('setup.camera.needed', { colours: colours.map(colourName).join(', ') }) : t('setup.camera.neededNone')),
   kept: (kept) => t('setup.camera.kept', { kept: kept.join('; ') }),
   dragHint: t('setup.camera.dragHint'),
 };
@@ -60,12 +60,12 @@ function showCamera(c) {
           settingRow('exposure', TEXT.exposure, c.exposure, RANGES.exposure, (exposure) => setCamera({ exposure, whiteBalance: c.whiteBalance })),
           settingRow('white-balance', TEXT.whiteBalance, c.whiteBalance, RANGES.whiteBalance, (whiteBalance) => setCamera({ exposure: c.exposure, whiteBalance })),
         ]
-      : [h('p', { class: 'hint' }, c.note ?? '')]),
+      : [h('p', { class: 'hint' }, c.note ? said(c.note) : '')]),
   );
-  $('camera-refused').textContent = c.refused.length ? c.refused.map(sentence).join(' ') : c.adjustable && (c.exposure !== null || c.whiteBalance !== null) ? TEXT.allTaken : '';
+  $('camera-refused').textContent = c.refused.length ? c.refused.map((n) => sentence(said(n))).join(' ') : c.adjustable && (c.exposure !== null || c.whiteBalance !== null) ? TEXT.allTaken : '';
   $('camera-refused').classList.toggle('warning', c.refused.length > 0);
   // With sliders shown, a note is about the saved choice (a camera.json that cannot be read).
-  $('camera-saved').textContent = c.saved ? TEXT.saved(c.saved) : c.adjustable && c.note ? c.note : TEXT.notSaved;
+  $('camera-saved').textContent = c.saved ? TEXT.saved(c.saved) : c.adjustable && c.note ? said(c.note) : TEXT.notSaved;
 }
 
 async function setCamera(settings) {
@@ -179,7 +179,7 @@ function showCalibration(reply) {
   const colour = $('dice-colour');
   if (colour.options.length === 0) {
     const first = [...reply.coloursNeeded, ...ALL_COLOURS.filter((c) => !reply.coloursNeeded.includes(c))];
-    colour.replaceChildren(...first.map((c) => h('option', { value: c }, c)));
+    colour.replaceChildren(...first.map((c) => h('option', { value: c }, colourName(c))));
   }
   // The next colour the games need and the camera does not know yet.
   const next = reply.coloursNeeded.find((c) => !calibration?.colours.includes(c));

@@ -1,18 +1,24 @@
 // The setup page's tower: a board connected on a chosen port and disconnected (kept for the next start), the board as
 // it is now (firmware and version, how it is driven, its port, a note on the firmware), the tray's angles (set here,
 // kept for the next start) and light, its sensor and the button heard live (polled), and a test tip of the tray.
-import { api } from './operator-page.js';
-import { t } from './i18n.js';
+import { t, tOr } from './i18n.js';
+import { api, said } from './setup-words.js';
 import { h } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 /** How often the tower's state is asked for: a press of the button shows within this. */
 const POLL_MS = 1000;
 
+/** The table's kinds of tower (hardware Tower.kind) by their key. */
+const KINDS = { simulated: 'simulated', 'by hand': 'byHand', firmata: 'firmata' };
+
 const TEXT = {
-  status: (s) => `${s.kind}: ${s.message}`,
-  firmware: (s) =>
-    `${s.firmware ? `${t('setup.tower.firmware', { firmware: s.firmware, version: s.version ?? '', mode: s.mode ?? '', path: s.path ?? '' })} ` : ''}${s.note}`,
+  // The tower as the table reports it, by its kind and state; a fault's detail is the server's (the tower's own words).
+  status: (s) => {
+    const kind = tOr(`setup.tower.kinds.${KINDS[s.kind] ?? s.kind}`, s.kind);
+    return s.state === 'fault' ? t('setup.tower.fault', { kind, message: s.message }) : t(s.state === 'rolling' ? 'setup.tower.rolling' : 'setup.tower.ready', { kind });
+  },
+  firmware: (s) => `${s.firmware ? `${t('setup.tower.firmware', { firmware: s.firmware, version: s.version ?? '', mode: s.mode ?? '', path: s.path ?? '' })} ` : ''}${said(s.note)}`,
   tray: (s) => t('setup.tower.tray', { tip: s.tipAngle, rest: s.restAngle, light: s.light }),
   sensor: (inPlace) => t(inPlace === null ? 'setup.tower.sensorUnheard' : inPlace ? 'setup.tower.sensorIn' : 'setup.tower.sensorOut'),
   button: (at) => (at === null ? t('setup.tower.buttonNever') : t('setup.tower.buttonAt', { time: new Date(at).toLocaleTimeString() })),

@@ -3,8 +3,10 @@
 // the board's firmware, and test rolls the operator confirms or corrects, with this tower's accuracy tally.
 import { h } from './dom.js';
 import { drawOutlines } from './reading-overlay.js';
-import { api, operatorToken as token } from './operator-page.js';
+import { operatorToken as token } from './operator-page.js';
 import { toast } from './toast.js';
+import { t } from './i18n.js';
+import { api, said } from './setup-words.js';
 import { startCameraSetup } from './setup-camera.js';
 import { showPortChoices, showTower, startTowerSetup } from './setup-tower.js';
 
@@ -13,28 +15,49 @@ const $ = (id) => document.getElementById(id);
 const PREVIEW_MS = 300;
 const NOT_A_DIE = 0;
 
+/** Every text this module shows, in one place (i18n/*.json, sections setup.devices, setup.preview, setup.flash, setup.testRolls). */
+const TEXT = {
+  camera: (c) => (c.name ? t('setup.devices.cameraNamed', { path: c.path, name: c.name, index: c.index }) : t('setup.devices.camera', { path: c.path, index: c.index })),
+  noCameras: () => t('setup.devices.noCameras'),
+  // The port as serial-ports.ts describePort words it: its path, USB id and maker.
+  port: (p) => {
+    const port = `${p.path} (${p.usbId ? [p.usbId, p.manufacturer].filter(Boolean).join(' ') : t('setup.devices.noUsbId')})`;
+    return p.arduino ? t('setup.devices.portArduino', { port, arduino: p.arduino }) : t('setup.devices.portOther', { port });
+  },
+  noPorts: () => t('setup.devices.noPorts'),
+  autoPort: () => t('setup.tower.autoPort'),
+  noPreview: () => t('setup.preview.none'),
+  noFrame: () => t('setup.preview.noFrame'),
+  flashConfirm: () => t('setup.flash.confirm'),
+  read: (attempts) => t('setup.testRolls.readIn', { count: attempts }),
+  // Each reason by its code (the reader's issues); a reader without codes gives its sentences.
+  notSure: (roll) => t('setup.testRolls.notSure', { problems: roll.issues?.length ? roll.issues.map((code) => ({ key: `setup.issues.${code}` })) : roll.problems }),
+  notADie: () => t('setup.testRolls.notADie'),
+  shows: (value) => t('setup.testRolls.shows', { value }),
+  resetConfirm: () => t('setup.testRolls.resetConfirm'),
+  tally: (key) => t(`setup.testRolls.tally.${key}`),
+};
+
 // --- camera and tower ---------------------------------------------------------------
 
 async function showDevices() {
   const d = await api('GET', '/api/setup/devices');
   $('camera-source').textContent = d.camera.source;
-  $('cameras').replaceChildren(
-    ...(d.cameras.length ? d.cameras.map((c) => h('li', { 'data-testid': 'camera-device' }, `${c.path}${c.name ? ` — ${c.name}` : ''} (--camera ${c.index})`)) : [h('li', {}, 'No video devices (/dev/video*) found.')]),
-  );
+  $('cameras').replaceChildren(...(d.cameras.length ? d.cameras.map((c) => h('li', { 'data-testid': 'camera-device' }, TEXT.camera(c))) : [h('li', {}, TEXT.noCameras())]));
   $('ports').replaceChildren(
-    ...(d.portsProblem ? [h('li', {}, d.portsProblem)] : []),
+    ...(d.portsProblem ? [h('li', {}, said(d.portsProblem))] : []),
     ...(d.ports.length
-      ? d.ports.map((p) => h('li', { class: p.arduino ? 'arduino' : '', 'data-testid': 'serial-port' }, `${p.description}${p.arduino ? ` — looks like an ${p.arduino}` : ' — not an Arduino'}`))
-      : d.portsProblem ? [] : [h('li', {}, 'No serial ports found: plug the tower in.')]),
+      ? d.ports.map((p) => h('li', { class: p.arduino ? 'arduino' : '', 'data-testid': 'serial-port' }, TEXT.port(p)))
+      : d.portsProblem ? [] : [h('li', {}, TEXT.noPorts())]),
   );
   $('flash-port').replaceChildren(
-    h('option', { value: 'auto' }, 'the Arduino found by USB id'),
+    h('option', { value: 'auto' }, TEXT.autoPort()),
     ...d.ports.map((p) => h('option', { value: p.path }, `${p.path}${p.arduino ? ` (${p.arduino})` : ''}`)),
   );
   showPortChoices(d.ports);
   showTower(d.tower);
   if (d.camera.preview) startPreview();
-  else $('preview-caption').textContent = 'This server has no camera to preview.';
+  else $('preview-caption').textContent = TEXT.noPreview();
   return d.tower;
 }
 
@@ -51,7 +74,7 @@ function startPreview() {
     setTimeout(next, PREVIEW_MS);
   });
   img.addEventListener('error', () => {
-    $('preview-caption').textContent = 'The camera gave no frame; trying again…';
+    $('preview-caption').textContent = TEXT.noFrame();
     setTimeout(next, 2000);
   });
   next();
@@ -66,7 +89,8 @@ async function followFlash() {
   log.hidden = status.state === 'idle';
   log.classList.toggle('failed', status.state === 'failed');
   log.dataset.state = status.state;
-  log.textContent = [...status.lines, ...(status.error ? ['', status.error] : [])].join('\n');
+  // The lines are the tools' own (make, avrdude); the outcome is worded by its code.
+  log.textContent = [...status.lines, ...(status.error ? ['', said({ code: status.code ?? '', message: status.error })] : [])].join('\n');
   $('flash').disabled = status.state === 'running';
   if (status.state === 'running') setTimeout(followFlash, 500);
   else if (status.state === 'done') showDevices();
@@ -74,7 +98,7 @@ async function followFlash() {
 
 $('flash-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  if (!confirm('Flash the dice-tower firmware onto the board now?')) return;
+  if (!confirm(TEXT.flashConfirm())) return;
   await api('POST', '/api/setup/flash', { port: $('flash-port').value });
   followFlash();
 });
@@ -88,7 +112,7 @@ function showRoll(roll) {
   current = { roll, truth };
   $('judge').hidden = false;
   $('test-frame').src = `${roll.frameUrl}?operator=${encodeURIComponent(token())}`;
-  $('test-problems').textContent = roll.valid ? `Read in ${roll.attempts === 1 ? 'one throw' : `${roll.attempts} throws`}.` : `The camera was not sure: ${roll.problems.join('; ')}.`;
+  $('test-problems').textContent = roll.valid ? TEXT.read(roll.attempts) : TEXT.notSure(roll);
   renderJudge();
 }
 
@@ -108,7 +132,7 @@ function renderJudge() {
               type: 'button',
               class: `button small${d.value === v ? ' read' : ''}${truth[i] === v ? ' chosen' : ''}`,
               'data-testid': `test-die-${i}-${v}`,
-              title: v === NOT_A_DIE ? 'Not a die' : `It shows ${v}`,
+              title: v === NOT_A_DIE ? TEXT.notADie() : TEXT.shows(v),
               onclick: () => {
                 truth[i] = v;
                 renderJudge();
@@ -143,21 +167,21 @@ $('confirm').addEventListener('click', async () => {
 });
 
 $('reset-tally').addEventListener('click', async () => {
-  if (!confirm('Start this tower\'s accuracy tally again?')) return;
+  if (!confirm(TEXT.resetConfirm())) return;
   showTally(await api('POST', '/api/setup/accuracy/reset'));
 });
 
 const percent = (n, of) => (of > 0 ? `${Math.round((1000 * n) / of) / 10} %` : '—');
 
-function showTally(t) {
-  const item = (label, key, value) => [h('dt', {}, label), h('dd', { 'data-testid': `tally-${key}` }, value)];
+function showTally(tally) {
+  const item = (key, value) => [h('dt', {}, TEXT.tally(key)), h('dd', { 'data-testid': `tally-${key}` }, value)];
   $('tally').replaceChildren(
-    ...item('Test rolls', 'rolls', String(t.rolls)),
-    ...item('Dice', 'dice', String(t.dice)),
-    ...item('Read right', 'right', `${t.right} (${percent(t.right, t.dice)})`),
-    ...item('Unreadable', 'unreadable', String(t.unreadable)),
-    ...item('Wrong', 'wrong', String(t.wrong)),
-    ...item('Re-rolls', 'rerolls', String(t.rerolls)),
+    ...item('rolls', String(tally.rolls)),
+    ...item('dice', String(tally.dice)),
+    ...item('right', `${tally.right} (${percent(tally.right, tally.dice)})`),
+    ...item('unreadable', String(tally.unreadable)),
+    ...item('wrong', String(tally.wrong)),
+    ...item('rerolls', String(tally.rerolls)),
   );
 }
 
