@@ -43,7 +43,8 @@ beforeAll(async () => {
   board = new FakeFirmataBoard({ firmwareName: 'StandardFirmata.ino', firmwareVersion: [2, 5] });
   const sim = createSimulator({ seed: 6, colours: ['white'], rollMs: 0 });
   const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader() });
-  ({ link } = fakeBoardLink(table, sim.tower, board, { tipAngle: 140, restAngle: 30, holdMs: 100, returnTimeoutMs: 400, reconnect: false, buttonDebounceMs: 20 }, { light: 200 }));
+  // The hold leaves the fake tray (30 ms of travel) time to report it left its seat even on a loaded machine.
+  ({ link } = fakeBoardLink(table, sim.tower, board, { tipAngle: 140, restAngle: 30, holdMs: 400, returnTimeoutMs: 800, reconnect: false, buttonDebounceMs: 20 }, { light: 200 }));
   app = buildApp(
     {
       table, version: 'test', operatorToken: TOKEN, testRolls: new TestRolls(table, { dataDir: dir }),
