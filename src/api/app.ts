@@ -266,7 +266,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
   app.register(async (api) => {
     registerFeed(api, table, auth, { ...deps.feed, failures, integrations: deps.integrations });
-    if (deps.integrations) registerIntegrationRoutes(api, deps.integrations, operator);
+    if (deps.integrations) registerIntegrationRoutes(api, deps.integrations, operator, auth);
     registerAuditRoutes(api, table, auth, operator, deps.exportSigner);
     registerCoachRoutes(api, table, operatorOnly);
     registerGameRoutes(api, table, operator);
