@@ -3,10 +3,11 @@
  * tower, real reader, Dice Poker, the bot deciding between rolls, same seeds),
  * with no sockets. Each change is diffed from the view before it as the feed
  * does for the public (src/api/feed.ts), and the bytes of each patch message
- * are split by the view's top-level field its operations touch (the message's
- * own envelope apart). Prints bytes per roll per field.
+ * are split by the view's field its operations touch (the message's own
+ * envelope apart): the top-level field, or with `--depth 2` the field below it
+ * too (array indices shown as #). Prints bytes per roll per field.
  *
- *   npx tsx scripts/bench/feed-bytes.ts [-- --rolls 60]
+ *   npx tsx scripts/bench/feed-bytes.ts [-- --rolls 60 --depth 1]
  */
 import { SeededRandom, createSimulator } from '../../src/hardware/index.js';
 import { Table, type TableGame } from '../../src/table.js';
@@ -17,6 +18,9 @@ import { diffViews, toWire, type Json } from '../../src/api/view-diff.js';
 import { numberFlag, printFigures, printTable, round } from './lib.js';
 
 const rolls = numberFlag('rolls', 60);
+const depth = numberFlag('depth', 1);
+/** The field an operation's path falls under, `depth` segments deep. */
+const fieldOf = (path: string) => path.split('/').slice(1, depth + 1).map((s) => (/^(\d+|-)$/.test(s) ? '#' : s)).join('/') || '(root)';
 const sim = createSimulator({ seed: 21, colours: ['red'] });
 const table = new Table({ tower: sim.tower, camera: sim.camera, reader: createDiceReader(), botDelayMs: 0 });
 const held = new Map<string, GameView>();
@@ -44,7 +48,7 @@ function measure(game: TableGame) {
   for (const op of ops) {
     const b = Buffer.byteLength(JSON.stringify(toWire(op))) + 1;
     inOps += b;
-    const field = op.path.split('/')[1] ?? '(root)';
+    const field = fieldOf(op.path);
     byField.set(field, (byField.get(field) ?? 0) + b);
   }
   byField.set('(envelope)', (byField.get('(envelope)') ?? 0) + bytes - inOps);

@@ -192,7 +192,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   });
 
   // The feed takes no messages worth more than a few bytes: cap what a client may send.
-  app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  // No compression: a feed message is small, and feed.ts writes its broadcasts' frames to the sockets itself (textFrame).
+  app.register(fastifyWebsocket, { options: { maxPayload: 4096, perMessageDeflate: false } });
   // The usual security headers; the page loads only its own scripts, and talks to its own server (fetch and WebSocket).
   app.register(fastifyHelmet, {
     contentSecurityPolicy: { directives: { 'connect-src': ["'self'", 'ws:', 'wss:'], 'img-src': ["'self'", 'data:'] } },
@@ -266,7 +267,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
   app.register(async (api) => {
     registerFeed(api, table, auth, { ...deps.feed, failures, integrations: deps.integrations });
-    if (deps.integrations) registerIntegrationRoutes(api, deps.integrations, operator);
+    if (deps.integrations) registerIntegrationRoutes(api, deps.integrations, operator, auth);
     registerAuditRoutes(api, table, auth, operator, deps.exportSigner);
     registerCoachRoutes(api, table, operatorOnly);
     registerGameRoutes(api, table, operator);

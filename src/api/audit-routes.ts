@@ -8,7 +8,7 @@ import { fairness, typedInCounts, type DieOutcome } from '../audit/fairness.js';
 import { effectiveValues } from '../table-replay.js';
 import type { GameExport } from '../audit/game-export.js';
 import type { ExportSigner } from '../audit/export-signing.js';
-import { gameView, rollView } from './views.js';
+import { frameUrl, gameView, rollView } from './views.js';
 import type { OperatorAuth } from './operator-auth.js';
 import { MAX_EXPORT_KEYS } from './body-limits.js';
 import {
@@ -91,9 +91,9 @@ export function registerAuditRoutes(api: FastifyInstance, table: Table, auth: Op
     return {
       game: summary(table, game, table.sessions()),
       rolls: game.rolls.map((roll) => {
-        const view = rollView(game, roll, '');
+        const view = rollView(game, roll);
         const secret = roll.request.secret;
-        return { ...view, player: roll.request.player, secret, values: secret ? null : view.values, read: secret ? null : view.read, readingValues: secret ? null : view.readingValues, corrections: secret ? [] : view.corrections, frameUrl: secret ? null : view.frameUrl, reading: secret ? null : view.reading };
+        return { ...view, player: roll.request.player, secret, values: secret ? null : view.values, read: secret ? null : view.read, readingValues: secret ? null : view.readingValues, corrections: secret ? [] : view.corrections, frameUrl: secret ? null : frameUrl(game, roll), reading: secret ? null : view.reading };
       }),
     };
   });

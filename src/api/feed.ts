@@ -10,6 +10,7 @@
  * answering pings is dropped, one that stops reading is closed (1013).
  */
 import type { FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { TableError, type Table, type TableEvent, type TableGame } from '../table.js';
 import { gameView, type GameView } from './views.js';
@@ -110,6 +111,29 @@ export type ClientMessageType = keyof typeof CLIENT_MESSAGES;
 /** The messages the server sends, for the README and the tests. */
 export const SERVER_MESSAGES = ['snapshot', 'game', 'patch', 'tower', 'notice', 'pong', 'auth', 'subscribed', 'rolled', 'error', 'event'] as const;
 
+/**
+ * A text message as one WebSocket frame (RFC 6455 section 5.2: FIN and the text opcode, the payload's length, no mask
+ * from a server), made once for a broadcast: each socket then takes one write of the same bytes, where `ws` would frame
+ * the message again for every socket (a header buffer, its option objects, two writes). With 1 000 viewers the sends
+ * were most of the feed's time (BENCHMARKS.md, fan-out).
+ */
+export function textFrame(payload: Buffer): Buffer {
+  const n = payload.length;
+  const head = n < 126 ? 2 : n < 65536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(head + n);
+  frame[0] = 0x81;
+  if (n < 126) frame[1] = n;
+  else if (n < 65536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(n), 2);
+  }
+  payload.copy(frame, head);
+  return frame;
+}
+
 /** A `patch` message's text: the change of game `gameId` from seq - 1 to `seq`, its operations as arrays (view-diff.ts's WireOp). */
 export const patchMessage = (gameId: string, seq: number, ops: readonly PatchOp[]) => JSON.stringify({ type: 'patch', v: 1, gameId, seq, ops: ops.map(toWire) });
 
@@ -161,6 +185,8 @@ export function parseClientMessage(text: string): Parsed {
 }
 
 interface Client {
+  /** The TCP (or TLS) stream under the WebSocket: broadcasts write their frames to it (textFrame). */
+  readonly raw: Duplex;
   role: 'viewer' | 'operator' | { game: string; seat: number; token: string };
   games: Set<string> | null;
   strikes: number;
@@ -180,15 +206,41 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
    * Sends to one socket; one still holding more than the cap unsent from
    * earlier messages is closed instead and gets nothing more, while the others
    * go on (one large message, a snapshot of many games, never trips it alone).
-   * A broadcast passes its text encoded once (a Buffer, sent as a text frame), not once per socket.
    */
-  const deliver = (socket: WebSocket, text: string | Buffer) => {
+  const deliver = (socket: WebSocket, text: string) => {
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > maxBufferedBytes) {
       socket.close(1013, 'too far behind: the client does not read what it is sent');
       return;
     }
     socket.send(text, { binary: false });
+  };
+  /**
+   * Streams corked in this turn of the event loop, uncorked together on the next tick: the broadcasts of one turn (a
+   * game's change and the tower's "ready" with it, the moves made at once after a roll) leave each socket in one write.
+   */
+  const corked = new Set<Duplex>();
+  const uncorkAll = () => {
+    for (const raw of corked) raw.uncork();
+    corked.clear();
+  };
+  /**
+   * Sends a broadcast's frame (textFrame) to one socket, with deliver's cap. Written to the stream under the socket:
+   * the app's `ws` sends nothing compressed (perMessageDeflate is off in app.ts), so its own sends are written at once
+   * too, and the order of a socket's messages stays as sent.
+   */
+  const deliverFrame = (socket: WebSocket, client: Client, frame: Buffer) => {
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > maxBufferedBytes) {
+      socket.close(1013, 'too far behind: the client does not read what it is sent');
+      return;
+    }
+    if (!corked.has(client.raw)) {
+      if (corked.size === 0) process.nextTick(uncorkAll);
+      client.raw.cork();
+      corked.add(client.raw);
+    }
+    client.raw.write(frame);
   };
   // Every message reads {"type":…,"v":1,…}, the broadcasts below included: type first, so a client can dispatch on a prefix.
   const send = (socket: WebSocket, message: { readonly type: string; readonly [field: string]: unknown }) => {
@@ -226,25 +278,27 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
       const view = gameView(table, game, seat?.seat ?? null, seat?.token);
       views.set(key, view);
       const previous = before?.get(key);
-      text = Buffer.from(
-        previous
-          ? patchMessage(game.id, seq, diffViews(previous as unknown as Json, view as unknown as Json))
-          : JSON.stringify({ type: 'game', v: 1, seq, game: view }),
+      text = textFrame(
+        Buffer.from(
+          previous
+            ? patchMessage(game.id, seq, diffViews(previous as unknown as Json, view as unknown as Json))
+            : JSON.stringify({ type: 'game', v: 1, seq, game: view }),
+        ),
       );
       texts.set(key, text);
       return text;
     };
     for (const [socket, client] of clients) {
       if (client.games && !client.games.has(game.id)) continue;
-      deliver(socket, textFor(seatOf(client, game.id)));
+      deliverFrame(socket, client, textFor(seatOf(client, game.id)));
     }
   };
 
   const unsubscribe = table.subscribe((event: TableEvent) => {
     if (event.type === 'game') return broadcastGame(event.game);
     if (clients.size === 0) return;
-    const text = Buffer.from(JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message }));
-    for (const socket of clients.keys()) deliver(socket, text);
+    const frame = textFrame(Buffer.from(JSON.stringify(event.type === 'tower' ? { type: 'tower', v: 1, status: event.status } : { type: 'notice', v: 1, gameId: event.gameId, message: event.message })));
+    for (const [socket, client] of clients) deliverFrame(socket, client, frame);
   });
   // A changed operator token ends the operator rights of every socket that used the old one.
   const offToken = auth.onChange(() => {
@@ -274,7 +328,7 @@ export function registerFeed(api: FastifyInstance, table: Table, auth: OperatorA
 
   // Upgrades have their own budget (UPGRADES_PER_MINUTE), apart from app.ts's limit on the other requests, when that limit is on.
   api.get('/ws', { websocket: true, config: { access: 'public', rateLimit: { max: UPGRADES_PER_MINUTE, timeWindow: 60_000 } } }, (socket, request) => {
-    const client: Client = { role: 'viewer', games: null, strikes: 0, sent: [], alive: true };
+    const client: Client = { raw: request.raw.socket, role: 'viewer', games: null, strikes: 0, sent: [], alive: true };
     clients.set(socket, client);
     socket.on('close', () => {
       clients.delete(socket);

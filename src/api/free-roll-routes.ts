@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TableError, type Table, type TableGame } from '../table.js';
 import { JUST_ROLL_MAX_DICE, type JustRollState } from '../games/just-roll.js';
 import { effectiveValues } from '../table-replay.js';
+import { frameUrl } from './views.js';
 
 /** The player of the session this route starts when none is going on. */
 export const SCRIPT_PLAYER = 'Scripts';
@@ -93,7 +94,7 @@ export function registerFreeRollRoutes(api: FastifyInstance, table: Table, opera
         sum: values.reduce((a, b) => a + b, 0),
         attempts: roll.attempts,
         source: roll.source,
-        frameUrl: roll.source === 'tower' ? `/api/games/${game.id}/rolls/${roll.seq}/frame.jpg` : null,
+        frameUrl: frameUrl(game, roll),
         dice,
       };
     },

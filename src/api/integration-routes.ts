@@ -10,12 +10,16 @@ import { TableError } from '../table.js';
 import { envelope, eventsSchema, follow, isKeyToken, PUBLIC, STREAM_EVENT_TYPES, type Integrations, type KeyScope } from '../integrations/index.js';
 import { KEY_SCOPES } from '../integrations/api-keys.js';
 import type { RouteAccess } from './app.js';
-import { tokenOf } from './operator-auth.js';
+import { tokenOf, type OperatorAuth } from './operator-auth.js';
 
 /** Every this often an SSE connection gets a comment line, so proxies and clients know it is alive. */
 export const SSE_HEARTBEAT_MS = 15_000;
 /** Events a JSON page holds at most. */
 export const MAX_PAGE = 1000;
+
+/** The last event of a stream whose key was revoked, or whose operator token was changed. */
+const KEY_REVOKED = { code: 'auth/bad_key', message: 'The API key was revoked.' };
+const TOKEN_CHANGED = { code: 'auth/token_changed', message: 'The operator token was changed; open the stream again with the new one.' };
 
 type Guard = { onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>; config: { access: RouteAccess } };
 
@@ -78,14 +82,20 @@ function resumePoint(request: FastifyRequest, since: number | undefined, head: n
   return from;
 }
 
-export function registerIntegrationRoutes(api: FastifyInstance, integrations: Integrations, operator: Guard): void {
+export function registerIntegrationRoutes(api: FastifyInstance, integrations: Integrations, operator: Guard, auth: OperatorAuth): void {
   const { stream, keys, webhooks } = integrations;
   const keyed = (scope: KeyScope): RouteShorthandOptions => ({ onRequest: operator.onRequest, config: { access: 'operator', keyScope: scope } });
-  const open = new Set<() => void>();
+  /** Each open stream: its end, and its check whether it may go on (which ends it when not). */
+  const open = new Map<() => void, () => boolean>();
   // Before the server stops listening: server.close() waits for every connection, an SSE stream's too, so they end first.
   api.addHook('preClose', async () => {
-    for (const end of open) end();
+    for (const end of [...open.keys()]) end();
   });
+  // A changed operator token ends at once the streams opened with the old one (as the feed takes its sockets' rights).
+  const offToken = auth.onChange(() => {
+    for (const over of [...open.values()]) over();
+  });
+  api.addHook('onClose', async () => offToken());
 
   // CORS on the stream's routes: on every answer (a refusal too, so a page can read why) and their preflight.
   api.addHook('onRequest', async (request, reply) => {
@@ -112,7 +122,8 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
       // Then the epoch of the seqs (event `stream`, no id): a consumer keeps it with its seq and gives it back (?epoch=).
       res.write(`retry: 2000\nid: ${since}\n: dice-tower events v${eventsSchema().version as number}, after seq ${since}\n\nevent: stream\ndata: {"epoch":"${stream.epoch}","since":${since}}\n\n`);
       const drained = () => new Promise<void>((resolve) => res.once('drain', resolve));
-      // A stream opened with an API key ends when the key is revoked (checked before each event and each heartbeat).
+      // A stream opened with an API key ends when the key is revoked, one opened with the operator token when the token
+      // is changed (checked before each event and each heartbeat, and at once when the token changes).
       const token = tokenOf(request);
       let ended = false;
       let stop: (() => void) | null = null;
@@ -125,15 +136,16 @@ export function registerIntegrationRoutes(api: FastifyInstance, integrations: In
         open.delete(end);
         if (!res.writableEnded) res.end(last);
       };
-      /** Whether nothing more may be written: the response has ended, or its key was revoked (which ends it). */
+      /** Whether nothing more may be written: the response has ended, its key was revoked or the operator token changed (which end it). */
       const over = () => {
         if (ended || res.writableEnded || res.destroyed) return true;
-        if (!isKeyToken(token) || keys.find(token) !== null) return false;
-        end('event: error\ndata: {"code":"auth/bad_key","message":"The API key was revoked."}\n\n');
+        const lost = isKeyToken(token) ? (keys.find(token) === null ? KEY_REVOKED : null) : auth.check(token) === 'ok' ? null : TOKEN_CHANGED;
+        if (lost === null) return false;
+        end(`event: error\ndata: ${JSON.stringify(lost)}\n\n`);
         return true;
       };
       const heartbeat = setInterval(() => over() || res.write(': ping\n\n'), SSE_HEARTBEAT_MS);
-      open.add(end);
+      open.set(end, over);
       stop = follow(
         stream,
         { since, viewer: PUBLIC, types, gameId: request.query.game },

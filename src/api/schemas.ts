@@ -31,6 +31,18 @@ export const CorrectionView = {
 
 const point = { type: 'object', required: ['x', 'y'], properties: { x: { type: 'number' }, y: { type: 'number' } } } as const;
 
+/** A die read as the pages draw it (views.ts `DieView`): `box` is its corners' x and y in turn, whole frame pixels. */
+export const DieViewSchema = {
+  type: 'object',
+  required: ['value', 'colour', 'box', 'confidence'],
+  properties: {
+    value: { type: ['integer', 'null'] },
+    colour: { type: 'string' },
+    box: { type: 'array', maxItems: 16, items: { type: 'integer' } },
+    confidence: { type: 'number' },
+  },
+} as const;
+
 /** Each bot seat's level, by seat. */
 const BotLevels = { type: 'object', maxProperties: 12, propertyNames: { pattern: '^(0|[1-9][0-9]?)$' }, additionalProperties: { type: 'string', enum: ['simple', 'strong'] } } as const;
 
@@ -92,26 +104,13 @@ export const GameViewSchema = {
         source: { type: 'string', enum: ['tower', 'manual'] },
         attempts: { type: 'integer' },
         at: { type: 'number' },
-        frameUrl: { type: ['string', 'null'] },
         reading: {
           type: ['object', 'null'],
           properties: {
             width: { type: 'integer' },
             height: { type: 'integer' },
             ms: { type: 'number' },
-            dice: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: {
-                  value: { type: ['integer', 'null'] },
-                  colour: { type: 'string' },
-                  center: point,
-                  box: { type: 'array', items: point },
-                  confidence: { type: 'number' },
-                },
-              },
-            },
+            dice: { type: 'array', items: DieViewSchema },
           },
         },
       },

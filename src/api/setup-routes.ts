@@ -12,7 +12,8 @@ import { FlashJob, type Flasher } from '../setup/flash-job.js';
 import { PORT_PATTERN, type BoardLink } from '../setup/tower-link.js';
 import { trayAnglesProblem, type TrayAngles } from '../setup/tray-angles.js';
 import type { RouteAccess } from './app.js';
-import { AccuracyTallySchema } from './schemas.js';
+import { AccuracyTallySchema, DieViewSchema } from './schemas.js';
+import { dieView } from './views.js';
 import { note, NoteSchema } from '../note.js';
 import { registerSetupCameraRoutes, type SetupCamera } from './setup-camera-routes.js';
 
@@ -21,7 +22,6 @@ export type Guard = { onRequest: (request: FastifyRequest, reply: FastifyReply) 
 const errors = { 400: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' }, 409: { $ref: 'ErrorReply#' }, 503: { $ref: 'ErrorReply#' } };
 
 
-const point = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } } } as const;
 const TestRollReply = {
   type: 'object',
   required: ['id', 'count', 'attempts', 'valid', 'problems', 'issues', 'frameUrl', 'reading'],
@@ -40,7 +40,7 @@ const TestRollReply = {
         height: { type: 'number' },
         dice: {
           type: 'array',
-          items: { type: 'object', properties: { value: { type: ['integer', 'null'] }, colour: { type: 'string' }, center: point, box: { type: 'array', items: point }, confidence: { type: 'number' } } },
+          items: DieViewSchema,
         },
       },
     },
@@ -239,7 +239,10 @@ export function registerSetupRoutes(api: FastifyInstance, table: Table, testRoll
         response: { 200: TestRollReply, ...errors },
       },
     },
-    async (request) => testRolls.roll(request.body.count),
+    async (request) => {
+      const roll = await testRolls.roll(request.body.count);
+      return { ...roll, reading: { ...roll.reading, dice: roll.reading.dice.map(dieView) } };
+    },
   );
 
   // An <img> cannot send the Authorization header: the page passes ?operator= (operatorOnly reads it).

@@ -6,6 +6,7 @@ import { RESERVED_GAMES, actionSeats, type AnyGameDef } from '../games/index.js'
 import { gameResult, type BotLevel, type RollRecord, type Table, type TableGame } from '../table.js';
 import { effectiveValues } from '../table-replay.js';
 import { feedProgress, type FeedEntry, type FeedProgress } from '../games/feed-words.js';
+import type { DieReading } from '../vision/index.js';
 
 export interface RollView {
   readonly seq: number;
@@ -13,6 +14,7 @@ export interface RollView {
   readonly values: readonly number[];
   /** What was read (or typed in), when a correction changed it; else null. */
   readonly read: readonly number[] | null;
+  /** The corrected values in the reading's order, when a correction changed a camera reading of plain dice; else null. */
   readonly readingValues: readonly number[] | null;
   /** Every correction of this roll: who, when, why, from what to what. */
   readonly corrections: ReadonlyArray<{ by: string; at: number; reason: string; from: readonly number[]; values: readonly number[] }>;
@@ -20,44 +22,67 @@ export interface RollView {
   readonly source: 'tower' | 'manual';
   readonly attempts: number;
   readonly at: number;
-  /** URL of the camera frame, while the server keeps it (tower rolls only). */
-  readonly frameUrl: string | null;
   /** What vision saw, for the outlines on the scoreboard (tower rolls only). */
   readonly reading: {
     readonly width: number;
     readonly height: number;
     readonly ms: number;
-    readonly dice: ReadonlyArray<{ value: number | null; colour: string; center: { x: number; y: number }; box: ReadonlyArray<{ x: number; y: number }>; confidence: number }>;
+    readonly dice: readonly DieView[];
   } | null;
 }
 
-/** A point to a tenth of a pixel, as the outlines are drawn (reading-overlay.js): the reader's 15 digits would be most of a roll's bytes on the feed. */
-const tenthPx = (p: { readonly x: number; readonly y: number }) => ({ x: Math.round(p.x * 10) / 10, y: Math.round(p.y * 10) / 10 });
+/**
+ * A die read, as the pages draw it (reading-overlay.js): its box's corners in
+ * order around it as one flat list, `[x1, y1, x2, y2, …]`, in whole frame
+ * pixels; its label goes over their mean. Corners as `{"x","y"}` objects with
+ * tenths, and a centre besides, were a third of a roll's bytes on the feed.
+ */
+export interface DieView {
+  readonly value: number | null;
+  readonly colour: string;
+  readonly box: readonly number[];
+  readonly confidence: number;
+}
 
-export function rollView(game: TableGame, roll: RollRecord, seatQuery: string): RollView {
+export const dieView = (d: DieReading): DieView => ({
+  value: d.value,
+  colour: d.colour,
+  box: d.box.flatMap((p) => [Math.round(p.x), Math.round(p.y)]),
+  confidence: Math.round(d.confidence * 1000) / 1000,
+});
+
+/**
+ * URL of a roll's camera frame (tower rolls only; the server keeps the last 20). `seatQuery` lets a seat see its own
+ * secret roll's. In a game's view it is in `recentRolls`, not again in `lastRoll` (the same roll): 80 bytes a roll on the feed.
+ */
+export const frameUrl = (game: TableGame, roll: RollRecord, seatQuery = ''): string | null =>
+  roll.source === 'tower' ? `/api/games/${game.id}/rolls/${roll.seq}/frame.jpg${seatQuery}` : null;
+
+export function rollView(game: TableGame, roll: RollRecord): RollView {
   const corrections = game.corrections.filter((c) => c.roll === roll.seq);
   return {
     seq: roll.seq,
     values: effectiveValues(roll, game.corrections),
     read: corrections.length > 0 ? roll.values : null,
     /**
-     * The values in the order of `reading.dice`, for the labels on the frame: the
-     * same order as `values` for plain dice; unknown (null) for coloured dice,
-     * which the table orders by the request.
+     * The corrected values in the order of `reading.dice`, for the "read → corrected"
+     * labels on the frame, when a correction changed a camera reading: the same order
+     * as `values` for plain dice; unknown (null) for coloured dice, which the table
+     * orders by the request. Null otherwise: each die's label is then its `value`
+     * (sent on every roll, this copy of `values` was some 40 bytes of the feed's).
      */
-    readingValues: roll.dice ? null : effectiveValues(roll, game.corrections),
+    readingValues: corrections.length > 0 && roll.reading && !roll.dice ? effectiveValues(roll, game.corrections) : null,
     corrections: corrections.map(({ by, at, reason, from, values }) => ({ by, at, reason, from, values })),
     slots: roll.request.slots,
     source: roll.source,
     attempts: roll.attempts,
     at: roll.at,
-    frameUrl: roll.source === 'tower' ? `/api/games/${game.id}/rolls/${roll.seq}/frame.jpg${seatQuery}` : null,
     reading: roll.reading
       ? {
           width: roll.reading.width,
           height: roll.reading.height,
           ms: Math.round(roll.reading.ms * 10) / 10,
-          dice: roll.reading.dice.map((d) => ({ value: d.value, colour: d.colour, center: tenthPx(d.center), box: d.box.map(tenthPx), confidence: Math.round(d.confidence * 1000) / 1000 })),
+          dice: roll.reading.dice.map(dieView),
         }
       : null,
   };
@@ -119,7 +144,8 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
     actions,
     /** The seat that makes each of `actions` (games/acting-seat.ts), so a private page offers only its own. */
     actors: actionSeats(def, game.state, actions),
-    lastRoll: last && lastVisible ? rollView(game, last, seatQuery) : null,
+    /** The last roll, if the viewer may see it: then also the last of `recentRolls`, which holds its `frameUrl`. */
+    lastRoll: last && lastVisible ? rollView(game, last) : null,
     /** The last rolls this viewer may see, oldest first, for the history strip (thumbnails of their frames). */
     recentRolls: game.rolls
       .filter((r) => !r.request.secret || r.request.player === viewer)
@@ -129,7 +155,7 @@ export function gameView(table: Table, game: TableGame, viewer: number | null = 
         player: r.request.player,
         values: effectiveValues(r, game.corrections),
         corrected: game.corrections.some((c) => c.roll === r.seq),
-        frameUrl: r.source === 'tower' ? `/api/games/${game.id}/rolls/${r.seq}/frame.jpg${seatQuery}` : null,
+        frameUrl: frameUrl(game, r, seatQuery),
       })),
     rollCount: game.rolls.length,
     /** Steps applied (rolls and decisions): a correction leaves it, an undo lowers it (the page's sounds tell a move from them). */

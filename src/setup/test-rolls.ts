@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { readTextIfThere, writeFileAtomic } from '../storage/atomic-file.js';
 import { TableError, type Table } from '../table.js';
-import type { DiceReading } from '../vision/index.js';
+import type { DiceReading, DieReading } from '../vision/index.js';
 
 export const ACCURACY_FILE = 'accuracy.json';
 /** Dice in one test roll: as many as a game throws at most. */
@@ -105,10 +105,11 @@ export interface TestRollView {
   /** The same reasons as codes (the reader's issues, validity.ts), for the page to word; empty from a reader without codes. */
   readonly issues: readonly string[];
   readonly frameUrl: string;
+  /** The dice as read (the API sends each as the pages draw it, api/views.ts `dieView`). */
   readonly reading: {
     readonly width: number;
     readonly height: number;
-    readonly dice: ReadonlyArray<{ value: number | null; colour: string; center: { x: number; y: number }; box: ReadonlyArray<{ x: number; y: number }>; confidence: number }>;
+    readonly dice: readonly DieReading[];
   };
 }
 
@@ -219,7 +220,7 @@ function view(roll: PendingRoll): TestRollView {
     reading: {
       width: reading.width,
       height: reading.height,
-      dice: reading.dice.map((d) => ({ value: d.value, colour: d.colour, center: d.center, box: d.box, confidence: d.confidence })),
+      dice: reading.dice,
     },
   };
 }

@@ -85,7 +85,20 @@ describe('REST API', () => {
     expect(sorted(body.board.dice)).toEqual(sorted(truth));
     expect(body.lastRoll).toMatchObject({ seq: 1, source: 'tower', attempts: 1, values: body.board.dice });
     expect(body.lastRoll.reading.dice).toHaveLength(5);
-    const frame = await app.inject(body.lastRoll.frameUrl);
+    // Each die's box as the pages draw it: four corners as [x1, y1, …, x4, y4] in whole pixels, around where the die lies.
+    for (const die of body.lastRoll.reading.dice as Array<{ value: number; box: number[] }>) {
+      expect(Object.keys(die).sort()).toEqual(['box', 'colour', 'confidence', 'value']);
+      expect(die.box).toHaveLength(8);
+      expect(die.box.every((n) => Number.isInteger(n))).toBe(true);
+      const cx = (die.box[0]! + die.box[2]! + die.box[4]! + die.box[6]!) / 4;
+      const cy = (die.box[1]! + die.box[3]! + die.box[5]! + die.box[7]!) / 4;
+      const nearest = Math.min(...sim.truth().map((t) => Math.hypot(t.x - cx, t.y - cy)));
+      expect(nearest).toBeLessThan(8);
+    }
+    // The last roll's frame: its URL is in the recent rolls (the same roll), not again in lastRoll.
+    expect(body.lastRoll.frameUrl).toBeUndefined();
+    expect(body.recentRolls.at(-1).seq).toBe(body.lastRoll.seq);
+    const frame = await app.inject(body.recentRolls.at(-1).frameUrl);
     expect(frame.statusCode).toBe(200);
     expect(frame.headers['content-type']).toBe('image/jpeg');
   });
@@ -93,7 +106,8 @@ describe('REST API', () => {
   it('re-rolls only the unheld dice', async () => {
     const id = await newGame();
     const first = (await post(`/api/games/${id}/roll`, { values: [1, 2, 3, 4, 5] })).body;
-    expect(first.lastRoll).toMatchObject({ source: 'manual', frameUrl: null, reading: null });
+    expect(first.lastRoll).toMatchObject({ source: 'manual', reading: null });
+    expect(first.recentRolls.at(-1)).toMatchObject({ seq: first.lastRoll.seq, frameUrl: null });
     expect((await post(`/api/games/${id}/hold`, { dice: [0, 4] })).status).toBe(200);
     const second = (await post(`/api/games/${id}/roll`)).body;
     expect(sim.truth()).toHaveLength(3);

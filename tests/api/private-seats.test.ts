@@ -59,7 +59,7 @@ describe('private seats and secret throws', () => {
     // The camera frame of the secret roll: only Ann, with her token.
     expect((await get(`/api/games/${id}/rolls/1/frame.jpg`)).status).toBe(403);
     expect((await get(`/api/games/${id}/rolls/1/frame.jpg?seat=1&token=${token(1)}`)).status).toBe(403);
-    const frame = await get(ann.lastRoll.frameUrl);
+    const frame = await get(ann.recentRolls.at(-1).frameUrl);
     expect(frame).toMatchObject({ status: 200, type: 'image/jpeg' });
 
     await app.inject({ method: 'POST', url: `/api/games/${id}/roll` });

@@ -113,6 +113,27 @@ describe('MQTT and Home Assistant on a real Mosquitto', () => {
     await late.client.endAsync();
   }, 30_000);
 
+  it('publishes an undo (game.undone) and a game ended without a result (game.abandoned) on the events topic, each once', async () => {
+    const live = await subscriber(['dice-tower/undo_end/events']);
+    const app = await appFixture({ mqtt: { url, tower: 'undo end' } });
+    try {
+      await until('the bridge connected', () => app.integrations.mqtt?.client.connected === true);
+      const game = (await call(app.url, 'POST', '/api/games', OPERATOR, { game: 'dice-poker', players: ['Ann'] })).body.id as string;
+      expect((await call(app.url, 'POST', `/api/games/${game}/roll`, OPERATOR, { values: [2, 2, 3, 5, 6] })).status).toBe(200);
+      expect((await call(app.url, 'POST', `/api/games/${game}/score`, OPERATOR, { category: 'chance' })).status).toBe(200);
+      expect((await call(app.url, 'POST', `/api/games/${game}/undo`, OPERATOR, { by: 'Kim' })).status).toBe(200);
+      expect((await call(app.url, 'POST', `/api/games/${game}/end`, OPERATOR, { reason: 'dinner' })).status).toBe(200);
+      const mine = () => live.got.map((m) => JSON.parse(m.payload) as { type: string; game: string; data: Record<string, unknown> }).filter((e) => e.game === game);
+      await until('game.abandoned on MQTT', () => mine().some((e) => e.type === 'game.abandoned'));
+      expect(mine().map((e) => e.type)).toEqual(['game.created', 'roll.settled', 'game.action', 'game.undone', 'game.abandoned']);
+      expect(mine()[3]).toMatchObject({ data: { undone: [{ seat: 0, action: { type: 'score', category: 'chance' } }], by: 'Kim' } });
+      expect(mine()[4]).toMatchObject({ data: { by: 'operator', reason: 'dinner' } });
+    } finally {
+      await app.close();
+      await live.client.endAsync();
+    }
+  }, 30_000);
+
   it('a broker that is down slows no roll, is told once, and holds few events; when it is back those and the retained state reach it', async () => {
     const port = await freePort();
     let down: ChildProcess | null = await startBroker(port);

@@ -1,7 +1,8 @@
 /**
  * The SSE stream's life on the app listening in this process: a key revoked
- * while its stream is open, the app closed with a stream open, and the
- * resume point a stream gives before its first event.
+ * while its stream is open, the operator token changed while a stream opened
+ * with it is, the app closed with a stream open, and the resume point a
+ * stream gives before its first event.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +48,30 @@ describe('an SSE stream', () => {
     } finally {
       process.off('uncaughtException', onError);
     }
+  });
+
+  it('opened with the operator token ends as soon as the token is changed; a key\'s stream goes on', async () => {
+    f = await appFixture();
+    const { token: key } = await keyOf(f);
+    const byOperator = await sse(f.url, OPERATOR);
+    const byKey = await sse(f.url, key);
+    expect([byOperator.status, byKey.status]).toEqual([200, 200]);
+    await until('the opening lines', () => byOperator.state.raw.includes('event: stream') && byKey.state.raw.includes('event: stream'), 2_000);
+    const next = 'a-new-operator-token-for-this-test';
+    expect((await call(f.url, 'POST', '/api/operator/token', OPERATOR, { token: next })).status).toBe(200);
+    // At once: no event and no heartbeat (every 15 s) comes first.
+    await until('the operator\'s stream to end', () => byOperator.state.ended, 2_000);
+    expect(byOperator.state.raw).toContain('"code":"auth/token_changed"');
+    // The key's stream is no operator's: it goes on and gets the next event.
+    await call(f.url, 'POST', '/api/games', next, { game: 'dice-poker', players: ['Ann'] });
+    await until('the key\'s stream to get game.created', () => byKey.events.some((e) => e.event === 'game.created'), 2_000);
+    expect(byKey.state.ended).toBe(false);
+    // The new token opens a stream again; the old one is refused.
+    expect((await call(f.url, 'GET', '/api/events/log?since=0', OPERATOR)).status).toBe(403);
+    const again = await sse(f.url, next);
+    expect(again.status).toBe(200);
+    again.close();
+    byKey.close();
   });
 
   it('open does not hold up closing the app', async () => {

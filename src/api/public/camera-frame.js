@@ -40,7 +40,9 @@ export function renderCamera(game) {
   const img = $('camera-frame');
   const overlay = $('camera-overlay');
   const noFrame = $('no-frame');
-  if (!last || !last.frameUrl) {
+  // The last roll is the last of the recent ones, which carries its frame's URL.
+  const frameUrl = last ? game.recentRolls.find((r) => r.seq === last.seq)?.frameUrl : null;
+  if (!last || !frameUrl) {
     frame.hidden = true;
     img.removeAttribute('src');
     img.dataset.seq = '';
@@ -61,7 +63,7 @@ export function renderCamera(game) {
   img.dataset.seq = String(last.seq);
   img.onload = () => (img.dataset.loaded = 'true');
   img.onerror = () => (img.dataset.loaded = 'error');
-  img.src = last.frameUrl;
+  img.src = frameUrl;
 
   overlay.dataset.seq = String(last.seq);
   drawOutlines(overlay, reading, last.slots, last.readingValues);
