@@ -5,10 +5,13 @@
  * does for the public (src/api/feed.ts), and the bytes of each patch message
  * are split by the view's field its operations touch (the message's own
  * envelope apart): the top-level field, or with `--depth 2` the field below it
- * too (array indices shown as #). Prints bytes per roll per field.
+ * too (array indices shown as #). Prints bytes per roll per field, and what
+ * the same messages would weigh compressed one by one as permessage-deflate
+ * without context takeover would send them (the feed sends them uncompressed).
  *
  *   npx tsx scripts/bench/feed-bytes.ts [-- --rolls 60 --depth 1]
  */
+import { deflateRawSync, constants as zlib } from 'node:zlib';
 import { SeededRandom, createSimulator } from '../../src/hardware/index.js';
 import { Table, type TableGame } from '../../src/table.js';
 import { createDiceReader } from '../../src/vision/index.js';
@@ -27,6 +30,9 @@ const held = new Map<string, GameView>();
 const byField = new Map<string, number>();
 let total = 0;
 let wholeViews = 0;
+let deflated = 0;
+/** A message's size compressed alone, as a permessage-deflate frame without context takeover (no 4-byte flush tail). */
+const deflatedSize = (text: string) => deflateRawSync(Buffer.from(text), { finishFlush: zlib.Z_SYNC_FLUSH }).length - 4;
 table.subscribe((event) => {
   if (event.type === 'game') measure(event.game);
 });
@@ -35,7 +41,9 @@ function measure(game: TableGame) {
   const before = held.get(game.id);
   held.set(game.id, view);
   if (!before) {
-    const bytes = Buffer.byteLength(JSON.stringify({ type: 'game', v: 1, seq: 1, game: view }));
+    const text = JSON.stringify({ type: 'game', v: 1, seq: 1, game: view });
+    const bytes = Buffer.byteLength(text);
+    deflated += deflatedSize(text);
     wholeViews += bytes;
     total += bytes;
     return;
@@ -44,6 +52,7 @@ function measure(game: TableGame) {
   const text = patchMessage(game.id, 1, ops);
   const bytes = Buffer.byteLength(text);
   total += bytes;
+  deflated += deflatedSize(text);
   let inOps = 0;
   for (const op of ops) {
     const b = Buffer.byteLength(JSON.stringify(toWire(op))) + 1;
@@ -66,5 +75,5 @@ for (let i = 0; i < rolls; i++) {
 const rows = [...byField.entries()].sort((a, b) => b[1] - a[1]).map(([field, bytes]) => [field, round(bytes / rolls)] as [string, number]);
 rows.push(['(whole views of new games)', round(wholeViews / rolls)]);
 console.log(`Feed bytes per roll by view field, public audience, ${rolls} rolls`);
-printTable(['field', 'bytes per roll'], [...rows, ['total', round(total / rolls)]]);
-printFigures('feed-bytes', { rolls, bytesPerRoll: round(total / rolls), byField: Object.fromEntries(rows) });
+printTable(['field', 'bytes per roll'], [...rows, ['total', round(total / rolls)], ['total, each message deflated alone', round(deflated / rolls)]]);
+printFigures('feed-bytes', { rolls, bytesPerRoll: round(total / rolls), deflatedBytesPerRoll: round(deflated / rolls), byField: Object.fromEntries(rows) });
