@@ -7,14 +7,24 @@
 export interface Note {
   readonly code: string;
   readonly message: string;
-  readonly params: Readonly<Record<string, string | number>>;
+  readonly params: Readonly<Record<string, NoteParam>>;
 }
 
-export const note = (code: string, message: string, params: Readonly<Record<string, string | number>> = {}): Note => ({ code, message, params });
+/** A word the page has a text for (`{key}`: "setup.sides.left"), a value as it is, or a list of them ("left and top"). */
+type NoteWord = string | number | { readonly key: string };
+export type NoteParam = NoteWord | readonly NoteWord[];
+
+export const note = (code: string, message: string, params: Readonly<Record<string, NoteParam>> = {}): Note => ({ code, message, params });
+
+const word = { anyOf: [{ type: ['string', 'number'] }, { type: 'object', required: ['key'], properties: { key: { type: 'string' } } }] } as const;
 
 /** A note's JSON schema (the API's replies). */
 export const NoteSchema = {
   type: 'object',
   required: ['code', 'message', 'params'],
-  properties: { code: { type: 'string' }, message: { type: 'string' }, params: { type: 'object', additionalProperties: { type: ['string', 'number'] } } },
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    params: { type: 'object', additionalProperties: { anyOf: [...word.anyOf, { type: 'array', items: word }] } },
+  },
 } as const;

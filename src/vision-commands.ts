@@ -125,13 +125,13 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
   process.stdout.write(
     [
       `calibration written to ${file}`,
-      ...(kept.length > 0 ? [`  kept from the earlier calibration: ${kept.join('; ')}`] : []),
+      ...(kept.length > 0 ? [`  kept from the earlier calibration: ${kept.map((k) => k.message).join('; ')}`] : []),
       `  frame ${calibration.frame.width}x${calibration.frame.height}; tray ${t ? `${t.width}x${t.height} at (${t.x}, ${t.y})${t.turn ? `, turned ${Math.abs(t.turn).toFixed(2)}° ${t.turn > 0 ? 'clockwise' : 'anticlockwise'}` : ''}` : 'fills the frame'}`,
       `  normal die edge ${calibration.dieSize === null ? 'not measured (no dice shots)' : `${round(calibration.dieSize)} px`}`,
       ...Object.entries(calibration.palette).map(([name, lab]) => `  ${name}: L ${round(lab.L)}, a ${round(lab.a)}, b ${round(lab.b)}`),
       `  tray marks the reader ignores: ${marksText(calibration)}`,
       `  rim corners, looked for with the marks to tell a moved camera: ${calibration.trayCorners.length > 0 ? calibration.trayCorners.length : 'none (no rim in view on two sides)'}`,
-      ...warnings.map((warning) => `  warning: ${warning}`),
+      ...warnings.map((warning) => `  warning: ${warning.message}`),
     ].join('\n') + '\n',
   );
   return 0;

@@ -70,8 +70,8 @@ const CalibrationReply = {
       },
     },
     coloursNeeded: { type: 'array', items: { type: 'string' } },
-    warnings: { type: 'array', items: { type: 'string' } },
-    kept: { type: 'array', items: { type: 'string' } },
+    warnings: { type: 'array', items: NoteSchema },
+    kept: { type: 'array', items: NoteSchema },
   },
 } as const;
 
@@ -180,7 +180,7 @@ export function registerSetupCameraRoutes(api: FastifyInstance, table: Table, hw
     try {
       return calibrationView(hw.dataDir === null ? null : readCalibrationFile(calibrationFile(hw.dataDir)));
     } catch (err) {
-      return { ...calibrationView(null), warnings: [errorText(err)] };
+      return { ...calibrationView(null), warnings: [note('calibration/unreadable', errorText(err), { error: errorText(err) })] };
     }
   });
 

@@ -4,6 +4,7 @@
  * directory, written there (`calibration.json`, and the empty-tray shot beside
  * it), with the warnings a person needs, in words.
  */
+import { note, type Note } from '../note.js';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import cv from '../hardware/opencv.js';
@@ -28,9 +29,9 @@ export interface CalibrationStep {
   readonly file: string;
   readonly calibration: Calibration;
   /** What was kept from the earlier calibration, for the person. */
-  readonly kept: readonly string[];
-  /** Sentences: what may make the reader miss or cut dice, and what to do. */
-  readonly warnings: readonly string[];
+  readonly kept: readonly Note[];
+  /** What may make the reader miss or cut dice, and what to do: each a code the setup page words, and an English sentence. */
+  readonly warnings: readonly Note[];
 }
 
 /** An image file decoded; throws naming the file and the problem. */
@@ -63,12 +64,12 @@ export function writeImage(file: string, image: cv.Mat): void {
  */
 export function calibrateInto(dataDir: string, empty: cv.Mat | null, shots: Readonly<Record<string, cv.Mat>>, now = new Date()): CalibrationStep {
   const file = calibrationFile(dataDir);
-  const replaced: string[] = [];
+  const replaced: Note[] = [];
   let earlier: Calibration | null = null;
   try {
     earlier = readCalibrationFile(file);
   } catch (err) {
-    replaced.push(`the earlier calibration is replaced, as it cannot be read: ${errorText(err)}`);
+    replaced.push(note('calibration/replaced', `the earlier calibration is replaced, as it cannot be read: ${errorText(err)}`, { error: errorText(err) }));
   }
   const { calibration, kept } = onTopOf(earlier, calibrate(empty, shots, EMPTY_TRAY_FILE, now, earlier), empty !== null);
   mkdirSync(dataDir, { recursive: true });
@@ -93,13 +94,14 @@ export function setTrayRegion(dataDir: string, tray: TrayRegion): CalibrationSte
 }
 
 /** Pairs of calibrated colours so close that the reader will often not be sure between them. */
-function closePairs(calibration: Calibration): string[] {
+function closePairs(calibration: Calibration): Note[] {
   const names = Object.keys(calibration.palette);
-  const pairs: string[] = [];
+  const pairs: Note[] = [];
   for (const [i, p] of names.entries()) {
     for (const q of names.slice(i + 1)) {
       const d = colourDistance(calibration.palette[p]!, calibration.palette[q]!, DEFAULT_VISION_CONFIG.colourLightnessWeight);
-      if (d < 12) pairs.push(`${p} and ${q} (distance ${d.toFixed(1)}) are close; light the tray evenly or use dice of clearer colours`);
+      const distance = d.toFixed(1);
+      if (d < 12) pairs.push(note('calibration/close_colours', `${p} and ${q} (distance ${distance}) are close; light the tray evenly or use dice of clearer colours`, { first: p, second: q, distance }));
     }
   }
   return pairs;
@@ -109,7 +111,7 @@ function closePairs(calibration: Calibration): string[] {
 const FLOOR_BEYOND_WARNED = 8;
 
 /** A warning when the floor reaches well beyond the region on some side (round corners; a turned tray not wholly in view): dice against the rim there are re-rolled. */
-function floorBeyondWarning(empty: cv.Mat): string[] {
+function floorBeyondWarning(empty: cv.Mat): Note[] {
   const { region, beyond, inView } = findTrayFloor(empty);
   if (!region) return [];
   const sides = (['left', 'top', 'right', 'bottom'] as const).filter((side) => beyond[side] >= FLOOR_BEYOND_WARNED);
@@ -119,14 +121,18 @@ function floorBeyondWarning(empty: cv.Mat): string[] {
   // A tray wholly in view has its region turned with it (calibrate.ts): only round corners leave floor beyond it.
   const why = inView ? 'its corners are round' : 'the tray is not wholly in view, and turned against the camera or its corners are round';
   const remedy = inView ? '' : '; bring the whole tray into view (or turn the camera square to it) and calibrate again';
-  return [`the tray floor reaches up to ${most} px beyond the region the reader looks in, on the ${named} side${sides.length > 1 ? 's' : ''} (${why}): a die lying against the rim there may be cut short and re-rolled${remedy}`];
+  const message = `the tray floor reaches up to ${most} px beyond the region the reader looks in, on the ${named} side${sides.length > 1 ? 's' : ''} (${why}): a die lying against the rim there may be cut short and re-rolled${remedy}`;
+  return [note(inView ? 'calibration/floor_beyond_round' : 'calibration/floor_beyond_out_of_view', message, { px: most, sides: sides.map((side) => ({ key: `setup.sides.${side}` })) })];
 }
 
 /** Dice read, with their values, in the empty-tray shot (the calibration's tray applied, not its marks): dice left in the tray, most likely. */
-function diceLeftIn(empty: cv.Mat, calibration: Calibration): string[] {
+function diceLeftIn(empty: cv.Mat, calibration: Calibration): Note[] {
   return readDiceInImage(empty, { ...calibratedConfig(calibration), trayMarks: [] })
     .dice.filter((d) => d.value !== null)
-    .map((die) => `the empty tray shows a ${die.value} at (${Math.round(die.center.x)}, ${Math.round(die.center.y)}); if a die was left there, take it out and calibrate again (dice lying there would be missed)`);
+    .map((die) => {
+      const [value, x, y] = [die.value as number, Math.round(die.center.x), Math.round(die.center.y)];
+      return note('calibration/die_left', `the empty tray shows a ${value} at (${x}, ${y}); if a die was left there, take it out and calibrate again (dice lying there would be missed)`, { value, x, y });
+    });
 }
 
 /**

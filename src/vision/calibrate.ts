@@ -5,6 +5,7 @@
  * `read` load into the reader's config. Measuring is pure; reading and writing
  * the file are the two functions at the end.
  */
+import { note, type Note } from '../note.js';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import cv from '../hardware/opencv.js';
 import { DEFAULT_PALETTE, type Lab } from './palette.js';
@@ -371,16 +372,23 @@ function isLab(v: unknown): v is Lab {
  * not shot again) is kept from the earlier one, when it was made for frames of
  * the same size. `kept` says what was kept, for the user.
  */
-export function onTopOf(earlier: Calibration | null, fresh: Calibration, measuredTray: boolean): { calibration: Calibration; kept: string[] } {
+export function onTopOf(earlier: Calibration | null, fresh: Calibration, measuredTray: boolean): { calibration: Calibration; kept: Note[] } {
   if (!madeFor(earlier, fresh.frame)) return { calibration: fresh, kept: [] };
-  const kept: string[] = [];
+  const kept: Note[] = [];
   if (!measuredTray) {
-    const parts = [earlier.tray ? 'the tray region' : 'the tray filling the frame', ...(earlier.trayMarks.length > 0 ? ['its marks'] : []), ...(earlier.trayCorners.length > 0 ? ['its rim corners'] : [])];
-    kept.push(parts.length === 1 ? parts[0] as string : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) as string}`);
+    // Each part by its code (the setup page's words: setup.kept.<part>), and in English.
+    const parts: Array<[string, string]> = [
+      earlier.tray ? ['trayRegion', 'the tray region'] : ['trayFrame', 'the tray filling the frame'],
+      ...(earlier.trayMarks.length > 0 ? [['marks', 'its marks'] as [string, string]] : []),
+      ...(earlier.trayCorners.length > 0 ? [['rimCorners', 'its rim corners'] as [string, string]] : []),
+    ];
+    const english = parts.map(([, words]) => words);
+    const message = english.length === 1 ? english[0] as string : `${english.slice(0, -1).join(', ')} and ${english.at(-1) as string}`;
+    kept.push(note('calibration/kept_tray', message, { parts: parts.map(([part]) => ({ key: `setup.kept.${part}` })) }));
   }
-  if (fresh.dieSize === null && earlier.dieSize !== null) kept.push('the normal die edge');
+  if (fresh.dieSize === null && earlier.dieSize !== null) kept.push(note('calibration/kept_die_edge', 'the normal die edge'));
   const colours = Object.keys(earlier.palette).filter((name) => !(name in fresh.palette));
-  if (colours.length > 0) kept.push(`the colour${colours.length === 1 ? '' : 's'} ${colours.join(', ')}`);
+  if (colours.length > 0) kept.push(note('calibration/kept_colours', `the colour${colours.length === 1 ? '' : 's'} ${colours.join(', ')}`, { colours }));
   return {
     calibration: {
       ...fresh,

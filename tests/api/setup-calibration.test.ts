@@ -18,6 +18,7 @@ import { createHandTower, type Camera, type Frame } from '../../src/hardware/ind
 import { calibratedConfig, readCalibrationFile } from '../../src/vision/calibrate.js';
 import { calibratedReader, calibrationFile } from '../../src/vision/calibrate-steps.js';
 import { Table } from '../../src/table.js';
+import { translate } from '../../src/api/public/i18n-core.js';
 import { CAMERA_FILE, cameraToUse, readCameraChoice } from '../../src/setup/camera-choice.js';
 
 const TOKEN = 'setup-calibration-operator-token';
@@ -55,7 +56,10 @@ describe('calibrating from the setup page', () => {
     // A die left in the "empty" tray: calibrated all the same, with the CLI's warning in words.
     camera.show([die(4, 900, 500)]);
     const leftIn = (await app.inject({ method: 'POST', url: '/api/setup/calibration/empty-tray', headers: auth })).json();
-    expect(leftIn.warnings).toEqual([expect.stringMatching(/^the empty tray shows a 4 at \(9\d\d, 5\d\d\); if a die was left there, take it out and calibrate again/)]);
+    expect(leftIn.warnings).toEqual([
+      { code: 'calibration/die_left', message: expect.stringMatching(/^the empty tray shows a 4 at \(9\d\d, 5\d\d\); if a die was left there, take it out and calibrate again/), params: { value: 4, x: expect.any(Number), y: expect.any(Number) } },
+    ]);
+    expect(leftIn.warnings[0].message).toContain(`at (${leftIn.warnings[0].params.x}, ${leftIn.warnings[0].params.y})`);
 
     camera.show([]);
     const empty = await app.inject({ method: 'POST', url: '/api/setup/calibration/empty-tray', headers: auth });
@@ -75,7 +79,19 @@ describe('calibrating from the setup page', () => {
     expect(reds.calibration.colours).toEqual(['red']);
     expect(reds.calibration.dieSize).toBeGreaterThan(DEFAULT_TRAY.dieSize * 0.85);
     expect(reds.calibration.dieSize).toBeLessThan(DEFAULT_TRAY.dieSize * 1.15);
-    expect(reds.kept).toEqual(['the tray region and its rim corners']);
+    // The setup page words each note by its code, in every language: no English, every parameter filled in.
+    const english = JSON.parse(readFileSync(join(import.meta.dirname, '../../src/api/public/i18n/en.json'), 'utf8'));
+    for (const lang of ['fi', 'cs', 'el']) {
+      const own = JSON.parse(readFileSync(join(import.meta.dirname, `../../src/api/public/i18n/${lang}.json`), 'utf8'));
+      for (const note of [...leftIn.warnings, ...reds.kept]) {
+        const key = `setup.codes.${note.code.replace('/', '.')}`;
+        const words = translate(own, {}, lang, key, note.params);
+        expect(words, `${lang} ${key}`).not.toBe(key);
+        expect(words).not.toBe(translate(english, {}, 'en', key, note.params));
+        expect(words).not.toMatch(/[{}]|setup\./);
+      }
+    }
+    expect(reds.kept).toEqual([{ code: 'calibration/kept_tray', message: 'the tray region and its rim corners', params: { parts: [{ key: 'setup.kept.trayRegion' }, { key: 'setup.kept.rimCorners' }] } }]);
     expect(reds.calibration.tray).toEqual(found.tray);
 
     // A shot without dice is refused in words, and the calibration stays as it was.

@@ -106,11 +106,17 @@ describe('calibration from simulator images', () => {
     const blueAgain: Calibration = { ...earlier, createdAt: '2026-01-02T00:00:00.000Z', tray: null, emptyTray: null, trayMarks: [], trayCorners: [], dieSize: 62, palette: { blue: lab(35) } };
     expect(onTopOf(earlier, blueAgain, false)).toEqual({
       calibration: { ...blueAgain, tray: earlier.tray, emptyTray: 'empty-tray.png', trayMarks: earlier.trayMarks, trayCorners: earlier.trayCorners, palette: { red: lab(40), blue: lab(35) } },
-      kept: ['the tray region, its marks and its rim corners', 'the colour red'],
+      kept: [
+        { code: 'calibration/kept_tray', message: 'the tray region, its marks and its rim corners', params: { parts: [{ key: 'setup.kept.trayRegion' }, { key: 'setup.kept.marks' }, { key: 'setup.kept.rimCorners' }] } },
+        { code: 'calibration/kept_colours', message: 'the colour red', params: { colours: ['red'] } },
+      ],
     });
     // A new empty-tray shot replaces the tray and its marks; without dice shots the die edge is kept.
     const trayAgain: Calibration = { ...blueAgain, tray: null, emptyTray: 'empty-tray.png', dieSize: null, palette: {} };
-    expect(onTopOf(earlier, trayAgain, true)).toEqual({ calibration: { ...trayAgain, dieSize: 64, palette: earlier.palette }, kept: ['the normal die edge', 'the colours red, blue'] });
+    expect(onTopOf(earlier, trayAgain, true)).toEqual({ calibration: { ...trayAgain, dieSize: 64, palette: earlier.palette }, kept: [
+      { code: 'calibration/kept_die_edge', message: 'the normal die edge', params: {} },
+      { code: 'calibration/kept_colours', message: 'the colours red, blue', params: { colours: ['red', 'blue'] } },
+    ] });
     // Another resolution: nothing of the earlier one fits.
     const smaller: Calibration = { ...blueAgain, frame: { width: 640, height: 480 } };
     expect(onTopOf(earlier, smaller, false)).toEqual({ calibration: smaller, kept: [] });

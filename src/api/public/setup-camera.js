@@ -31,7 +31,7 @@ const TEXT = {
   diceStep: (colour) => t('setup.camera.diceStep', { colour: colourName(colour) }),
   diceShot: (colour) => t('setup.camera.diceShot', { colour: colourName(colour) }),
   needed: (colours) => (colours.length ? t('setup.camera.needed', { colours: colours.map(colourName).join(', ') }) : t('setup.camera.neededNone')),
-  kept: (kept) => t('setup.camera.kept', { kept: kept.join('; ') }),
+  kept: (kept) => t('setup.camera.kept', { kept: kept.map(said).join('; ') }),
   dragHint: t('setup.camera.dragHint'),
 };
 
@@ -172,7 +172,7 @@ function showCalibration(reply) {
   calibration = reply.calibration;
   drawCalibration();
   $('calibration-summary').textContent = calibration ? TEXT.calibrated(calibration) : TEXT.noCalibration;
-  $('calibration-warnings').replaceChildren(...reply.warnings.map((w) => h('li', { 'data-testid': 'calibration-warning' }, w)), ...(reply.kept.length ? [h('li', { class: 'kept' }, TEXT.kept(reply.kept))] : []));
+  $('calibration-warnings').replaceChildren(...reply.warnings.map((w) => h('li', { 'data-testid': 'calibration-warning', 'data-code': w.code }, said(w))), ...(reply.kept.length ? [h('li', { class: 'kept' }, TEXT.kept(reply.kept))] : []));
   $('drag-hint').hidden = !calibration?.tray;
   $('dice-step').hidden = !calibration;
   $('colours-needed').textContent = TEXT.needed(reply.coloursNeeded);
