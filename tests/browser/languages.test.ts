@@ -86,7 +86,7 @@ describe('languages', () => {
     await choose(page, 'el');
     await poll(() => page.getByTestId(`history-game-${gameId}`).textContent()).toContain(words('el', 'games.mexico.name'));
     expect(await page.locator('h1').textContent()).toBe(words('el', 'history.title'));
-    await page.screenshot({ path: '/tmp/languages-history-el.png' }); // docs/screenshots/languages.png
+    await page.screenshot({ path: '/tmp/languages-history-el.png' });
     await page.close();
 
     // The overlay has no switch: streaming software gives it ?lang=, which wins over the saved choice.

@@ -12,9 +12,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createSimulator } from '../../src/hardware/index.js';
@@ -26,8 +23,6 @@ import { ALL_MODULES, billValue, lasVegas, money, type LasVegasState } from '../
 import { seededRandom } from '../games/harness.js';
 
 const TOKEN = 'browser-las-vegas-board-token-01';
-// The README's screenshots are made with SCREENSHOTS=docs/screenshots; a plain run must not rewrite checked-in files.
-const SHOTS = process.env.SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'las-vegas-shots-'));
 const OPTIONS = { neutralDice: true, bigDice: true, chaserDice: true, slotMachine: true, deckSeed: 11 };
 let app: FastifyInstance;
 let table: Table;
@@ -48,7 +43,6 @@ beforeAll(async () => {
   page = await context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
   await page.goto(`${base}/?token=${TOKEN}`);
-  mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
@@ -173,22 +167,21 @@ describe('the Las Vegas board', () => {
     await page.getByTestId('sound-toggle').click();
     expect(await page.getByTestId('sound-toggle').getAttribute('aria-pressed')).toBe('true');
 
-    // Play on to the end; at round 2 the board is checked and photographed at both sizes.
-    let photographed = false;
+    // Play on to the end; at round 2 the board is checked at both sizes (the README's shots: scripts/screenshots.ts).
+    let checked = false;
     let chases = 0;
     // Until the game's state is over (the page may show the winner screen a moment later).
     for (let n = 0; lv(id).phase !== 'over'; n++) {
       expect(n).toBeLessThan(400);
       const s = lv(id);
-      // Photographed with a dozen dice or more on the casinos and a throw to place.
-      if (!photographed && s.round === 2 && s.phase === 'place' && s.casinos.reduce((a, c) => a + c.dice.length, 0) >= 12) {
-        for (const [width, height, name] of [[1280, 720, 'las-vegas-board-720.png'], [1920, 1080, 'las-vegas-board-1080.png']] as const) {
+      // Checked with a dozen dice or more on the casinos and a throw to place.
+      if (!checked && s.round === 2 && s.phase === 'place' && s.casinos.reduce((a, c) => a + c.dice.length, 0) >= 12) {
+        for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
           await page.setViewportSize({ width, height });
           await poll(() => fitsWithoutScrolling()).toEqual({ page: true, board: true, casinos: true });
           expect(await page.locator('#frame').evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThanOrEqual(width / 3);
-          await page.screenshot({ path: `${SHOTS}/${name}`, animations: 'disabled' });
         }
-        photographed = true;
+        checked = true;
       }
       // Every die on the casinos is drawn in its owner's colour; the money is the board's number, not its label.
       const placedDice = s.casinos.flatMap((c, i) => c.dice.map((d) => `${i + 1}:${d.big ? 'big ' : ''}${d.colour}`)).sort();
@@ -201,7 +194,7 @@ describe('the Las Vegas board', () => {
       // A move (not the last) plays the move cue, now that the sound is on again.
       if (did === 'place' && lv(id).phase !== 'over') await poll(() => bodyData('lastSound')).toBe('score');
     }
-    expect(photographed).toBe(true);
+    expect(checked).toBe(true);
     expect(chases).toBeGreaterThan(0);
     await poll(() => page.getByTestId('game-over').isVisible()).toBe(true);
 
@@ -212,7 +205,6 @@ describe('the Las Vegas board', () => {
     expect(await page.getByTestId('standings').locator('li').first().getAttribute('data-testid')).toBe(`final-${best}`);
     expect(await page.getByTestId('winner').textContent()).toContain(['Ann', 'Bob'][best]);
     await poll(() => bodyData('lastSound')).toBe('win');
-    await page.screenshot({ path: `${SHOTS}/winner.png`, animations: 'disabled' });
     // Rematch: a new Las Vegas game with the same players, shown at once.
     await page.getByTestId('rematch-button').click();
     await poll(() => bodyData('gameId')).not.toBe(id);
