@@ -1,7 +1,7 @@
 // Turning a key and its parameters into words of one language: pure, shared by the pages (i18n.js) and the tests.
 // A text is a string with {name} parameters, or plural forms by Intl.PluralRules category ({ one, few, other })
 // chosen by the `count` parameter. A parameter may be an array (a list: "Ann, Ben and Cy") or { key, params } (a
-// text of its own, translated too: the feed's "The table", a bid).
+// text of its own, translated too: the feed's "The table", a bid), or { anyOf: [...] } (alternatives: "6 and 3 or 9").
 
 /** The languages there are texts for, with their own names (for the switch). */
 export const LANGUAGES = { en: 'English', fi: 'Suomi', cs: 'Čeština', el: 'Ελληνικά' };
@@ -34,6 +34,7 @@ export function translate(texts, fallback, lang, key, params = {}) {
 function value(texts, fallback, lang, v) {
   // British English, as the texts are written: "3, 6 and 9", no comma before the 'and'.
   if (Array.isArray(v)) return new Intl.ListFormat(lang === 'en' ? 'en-GB' : lang, { type: 'conjunction' }).format(v.map((x) => value(texts, fallback, lang, x)));
+  if (v !== null && typeof v === 'object' && Array.isArray(v.anyOf)) return new Intl.ListFormat(lang === 'en' ? 'en-GB' : lang, { type: 'disjunction' }).format(v.anyOf.map((x) => value(texts, fallback, lang, x)));
   if (v !== null && typeof v === 'object' && typeof v.key === 'string') return translate(texts, fallback, lang, v.key, v.params ?? {});
   return String(v);
 }

@@ -5,6 +5,7 @@
 // clicked to chase it away. Drawn from the game's public state and board only.
 import { h, dieFace } from './dom.js';
 import { lang, t } from './i18n.js';
+import { itemLabel, itemValue } from './board-words.js';
 import { landingRoll, setLanding } from './dice-motion.js';
 
 /** Every text of the board, in one place: the words are in i18n/*.json under `lasVegas`. */
@@ -213,7 +214,7 @@ function infoCard(game) {
   return h(
     'aside',
     { class: 'lv-info', 'data-testid': 'lv-info' },
-    h('dl', { class: 'lv-facts' }, facts.flatMap((i) => [h('dt', {}, i.label), h('dd', {}, String(i.value ?? ''))])),
+    h('dl', { class: 'lv-facts' }, facts.flatMap((i) => [h('dt', {}, itemLabel(game, i)), h('dd', {}, String(itemValue(game, i) ?? ''))])),
     colours ? colourMoney(colours, game.state.mode === 'solo') : null,
     payouts.length
       ? [
