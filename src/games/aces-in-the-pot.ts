@@ -11,7 +11,7 @@
 import type { DiceRequest, GameDef, GameResult, BoardText, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { actionType, checkThrow, gameOver, nextSeat, unknownAction } from './small-dice-common.js';
-import { boardSay, gameSay, gameValue, valueSay } from './board-text.js';
+import { boardSay, gameSay, gameValue, valueSay, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -194,7 +194,7 @@ function board(state: AcesInThePotState): TableBoard {
       ? `${name}: last counter; throw ${state.survived + 1} of ${o.endgameThrows} without a 6`
       : `${name}: throw both dice`;
   const say = state.over
-    ? boardSay('gameOverWins', { names: [name], count: 1 })
+    ? winnersSay([name])
     : state.endgame
       ? gameSay('aces-in-the-pot', 'lastCounter', { name, number: state.survived + 1, of: o.endgameThrows })
       : boardSay('throwBothDice', { name });

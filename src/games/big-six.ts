@@ -11,7 +11,7 @@ import { GameSetupError, invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { actionType, checkThrow, gameOver, unknownAction } from './small-dice-common.js';
-import { boardSay, gameSay, gameValue,  } from './board-text.js';
+import { boardSay, gameSay, gameValue, winnersSay } from './board-text.js';
 
 /** The field that takes any number of counters, out of play for good. */
 export const OUT_FIELD = 6;
@@ -120,7 +120,7 @@ function board(state: BigSixState): TableBoard {
       ? `${name}: put a counter on field ${state.pending}, or decline`
       : `${name}: throw the die`;
   const say = state.over
-    ? boardSay('gameOverWins', { names: [name], count: 1 })
+    ? winnersSay([name])
     : state.pending !== null
       ? gameSay('big-six', 'placeOrDecline', { name, field: state.pending })
       : boardSay('throwTheDie', { name });

@@ -13,7 +13,7 @@ import { invalid } from './types.js';
 import type { BoardText, BoardPanel, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkThrow, isIntIn, maskDice, show } from './bluffing-common.js';
-import { boardSay, gameSay, gameValue } from './board-text.js';
+import { gameSay, gameValue, winnersSay } from './board-text.js';
 
 /** Pip-dice face that stands for the star. */
 export const STAR = 6;
@@ -476,7 +476,7 @@ function board(state: BluffState): TableBoard {
   else status = `${name}: raise ${bidLabel(bid.quantity, bid.face)} or challenge`;
   const G = 'bluff';
   let say: BoardText;
-  if (state.over) say = boardSay('gameOverWins', { names: [name], count: 1 });
+  if (state.over) say = winnersSay([name]);
   else if (state.rethrow !== null) say = gameSay(G, 'rethrowStacked', { name: playerName(state, state.rethrow.seat), count: state.rethrow.slots.length });
   else if (state.phase === 'throw') say = gameSay(G, 'throwSecret', { name, count: state.players[state.current]?.dice ?? 0 });
   else if (state.phase === 'show') say = gameSay(G, 'showOrHide', { name });

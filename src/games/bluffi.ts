@@ -13,7 +13,7 @@ import { invalid } from './types.js';
 import type { BoardText, BoardPanel, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkThrow, isIntIn, maskDice, show } from './bluffing-common.js';
-import { boardSay, gameSay, gameValue } from './board-text.js';
+import { gameSay, gameValue, winnersSay } from './board-text.js';
 
 export const DICE_COUNT = 3;
 /** Lowest and highest total of three dice, the range of announcements. */
@@ -254,7 +254,7 @@ function board(state: BluffiState): TableBoard {
   const G = 'bluffi';
   const claimer = playerName(state, state.announcer);
   const say: BoardText = state.over
-    ? boardSay('gameOverWins', { names: [name], count: 1 })
+    ? winnersSay([name])
     : state.phase === 'throwOff'
       ? gameSay(G, 'throwOff', { name })
       : state.phase === 'throw'

@@ -18,3 +18,7 @@ export const valueSay = (key: string, params: Params = {}): BoardText => ({ key:
 
 /** A game's own value in words: `games.<game>.values.<key>`. */
 export const gameValue = (game: string, key: string, params: Params = {}): BoardText => ({ key: `games.${game}.values.${key}`, params });
+
+/** "Game over: Ann wins" / "Game over: Ann and Ben share the win", with the winning score where given. */
+export const winnersSay = (names: readonly string[], score?: string | number): BoardText =>
+  score === undefined ? boardSay(names.length > 1 ? 'gameOverShareWin' : 'gameOverWins', { names }) : boardSay(names.length > 1 ? 'gameOverShareWinWith' : 'gameOverWinsWith', { names, score });

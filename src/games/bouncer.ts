@@ -112,7 +112,7 @@ function board(state: BouncerState): TableBoard {
   let say: BoardText;
   if (state.over) {
     const winners = (bouncer.result(state)?.winners ?? []).map(name);
-    const who = winners.length === 0 ? gameValue('bouncer', 'noWinner') : gameValue('bouncer', 'winners', { names: winners, count: winners.length });
+    const who = winners.length === 0 ? gameValue('bouncer', 'noWinner') : gameValue('bouncer', winners.length > 1 ? 'shareWin' : 'wins', { names: winners });
     say = gameSay('bouncer', 'over', { name: name(state.bounced ?? 0), who });
   } else {
     say = state.previous === null ? gameSay('bouncer', 'opening', { name: name(state.current) }) : gameSay('bouncer', 'against', { name: name(state.current), other: name(state.previous.seat), value: state.previous.value });

@@ -12,7 +12,7 @@ import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { actionType, checkThrow, gameOver, nextSeat, unknownAction } from './small-dice-common.js';
-import { boardSay, gameSay, gameValue } from './board-text.js';
+import { boardSay, gameSay, gameValue, winnersSay } from './board-text.js';
 
 /** Board fields, in order; `fields[i]` holds field `FIELDS[i]`. */
 export const FIELDS = [3, 4, 5, 6, 7, 8, 9, 10, 11] as const;
@@ -169,7 +169,7 @@ function board(state: BustedState): TableBoard {
         ? `${name}: throw again or stop`
         : `${name}: throw both dice`;
   const say = state.over
-    ? boardSay('gameOverWins', { names: [name], count: 1 })
+    ? winnersSay([name])
     : state.phase === 'forced'
       ? gameSay('busted', 'forced', { name, sum: state.last?.sum ?? 2 })
       : state.phase === 'choice'

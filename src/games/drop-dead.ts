@@ -10,7 +10,7 @@ import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkRoll, fillSlots, gameOver, highest, show, sum } from './push-luck-common.js';
-import { boardSay, gameSay, valueSay } from './board-text.js';
+import { gameSay, valueSay, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -191,7 +191,7 @@ function board(state: DropDeadState): TableBoard {
   }
   const winners = (state.winners ?? []).map((i) => state.players[i]?.name ?? '');
   const say = state.over
-    ? boardSay('gameOverWins', { names: winners, count: winners.length })
+    ? winnersSay(winners)
     : gameSay('drop-dead', state.rollOff !== null ? 'throwRollOff' : 'throw', { name, count: live, score: state.turnScore });
   const inRollOff = (i: number) => state.rollOff?.includes(i) ?? false;
   return {

@@ -433,7 +433,7 @@ function board(state: FourTwoOneState): TableBoard {
   else status = `${who}: stop, or set dice aside and throw again (throw ${state.throwsTaken} of ${throwLimit(state)})`;
   const G = 'four-two-one';
   let say: BoardText;
-  if (state.phase === 'over') say = gameSay(G, 'over', { names: state.winners.map((w) => nameOf(state, w)), count: state.winners.length });
+  if (state.phase === 'over') say = gameSay(G, state.winners.length > 1 ? 'overMany' : 'over', { names: state.winners.map((w) => nameOf(state, w)) });
   else if (r?.kind === 'starter') say = gameSay(G, 'starter', { name: who });
   else if (r) say = gameSay(G, r.kind === 'high' ? 'tieHighest' : 'tieLowest', { name: who });
   else if (state.phase === 'charge') say = gameSay(G, 'charge', { name: who });

@@ -32,7 +32,7 @@ import { GameSetupError, invalid } from './types.js';
 import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RequestedDie, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { isDieValue, show } from './dice.js';
-import { boardSay, gameSay, gameValue, valueSay } from './board-text.js';
+import { boardSay, gameSay, gameValue, valueSay, winnersSay } from './board-text.js';
 import {
   ACTION_CARDS,
   ALL_COLOURS,
@@ -1434,7 +1434,7 @@ export function lasVegasBoard(state: LasVegasState): LasVegasBoard {
     const r = lasVegas.result(state) as GameResult;
     const names = r.winners.map((w) => state.players[w]?.name ?? '');
     if (state.mode === 'solo') say = gameSay(G, r.winners.length > 0 ? 'soloWin' : 'soloLose', { money: dollars(cash[0] ?? 0), against: dollars(soloOthers(state)) });
-    else say = r.winners.length > 0 ? boardSay('gameOverWinsWith', { names, count: names.length, score: dollars(Math.max(...cash)) }) : boardSay('gameOver');
+    else say = r.winners.length > 0 ? winnersSay(names, dollars(Math.max(...cash))) : boardSay('gameOver');
   } else if (state.phase === 'spareThrow' && state.mode === 'standard') say = gameSay(G, 'spareWhite', { name, count: state.spareWhite });
   else if (state.phase === 'spareThrow') say = gameSay(G, 'spareThrow', { name, count: lasVegas.diceRequest(state)?.count ?? 0 });
   else if (state.phase === 'throw') say = gameSay(G, 'throwYour', { name, count: lasVegas.diceRequest(state)?.count ?? 0 });

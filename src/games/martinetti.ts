@@ -11,7 +11,7 @@ import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { readRoll, show, sum } from './three-dice-common.js';
-import { boardSay, gameSay, gameValue } from './board-text.js';
+import { gameSay, gameValue, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -144,7 +144,7 @@ function board(state: MartinettiState): TableBoard {
   };
   const say =
     state.winner !== null
-      ? boardSay('gameOverWins', { names: [name(state.winner)], count: 1 })
+      ? winnersSay([name(state.winner)])
       : gameSay(G, 'throwFor', { name: name(state.current), square: whereSay(state.players[state.current] as MartinettiPlayer) });
   const me = state.players[state.winner ?? state.current] as MartinettiPlayer;
   return {

@@ -10,7 +10,7 @@ import { invalid } from './types.js';
 import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { actionType, checkThrow, gameOver, nextSeat, unknownAction } from './small-dice-common.js';
-import { boardSay, gameSay, gameValue, valueSay } from './board-text.js';
+import { boardSay, gameSay, gameValue, valueSay, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Ranking of a throw
@@ -244,7 +244,7 @@ function board(state: MexicoState): TableBoard {
   let say: BoardText;
   if (state.over) {
     const winner = state.players.find((p) => p.lives > 0);
-    say = winner ? boardSay('gameOverWins', { names: [winner.name], count: 1 }) : gameSay('mexico', 'allOut');
+    say = winner ? winnersSay([winner.name]) : gameSay('mexico', 'allOut');
   } else if (me === undefined || me.last === null) {
     say = boardSay('throwBothDice', { name });
   } else {

@@ -348,7 +348,7 @@ function board(state: PokerDiceState): TableBoard {
   let say: BoardText;
   if (state.phase === 'over') {
     const r = pokerDice.result(state) as GameResult;
-    say = gameSay('poker-dice', 'over', { names: r.winners.map((w) => state.players[w]?.name ?? ''), count: r.winners.length });
+    say = gameSay('poker-dice', r.winners.length > 1 ? 'overShared' : 'over', { names: r.winners.map((w) => state.players[w]?.name ?? '') });
   } else if (state.phase === 'start') say = gameSay('poker-dice', 'start', { name });
   else if (state.throwsTaken === 0) say = state.turn > 0 && o.throwCapFromLeader ? gameSay('poker-dice', 'handAtMost', { name, count: limit }) : gameSay('poker-dice', 'hand', { name });
   else say = gameSay('poker-dice', 'keepOrStand', { name });

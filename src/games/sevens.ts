@@ -11,7 +11,7 @@ import { invalid } from './types.js';
 import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkRoll, fillSlots, gameOver, highest, isDieValue, show } from './push-luck-common.js';
-import { boardSay, gameSay, valueSay } from './board-text.js';
+import { gameSay, valueSay, winnersSay } from './board-text.js';
 
 export const DICE_COUNT = 6;
 
@@ -274,7 +274,7 @@ function board(state: SevensState): TableBoard {
   if (state.over) {
     const r = sevens.result(state);
     const names = (r?.winners ?? []).map((i) => state.players[i]?.name ?? '');
-    say = boardSay('gameOverWinsWith', { names, count: names.length, score: Math.max(...(r?.scores ?? [0])) });
+    say = winnersSay(names, Math.max(...(r?.scores ?? [0])));
   } else if (state.phase === 'starter') say = gameSay('sevens', 'starter', { name });
   else if (state.throws === 0) say = gameSay('sevens', 'throwSix', { name, count: cap });
   else say = gameSay('sevens', 'stopOrAgain', { name, score: state.turnScore, dice: { key: 'board.values.dice', params: { count: liveSlots(state).length } }, count: cap - state.throws });

@@ -278,7 +278,7 @@ function board(state: ShutTheBoxState): TableBoard {
   if (state.over) {
     const r = shutTheBox.result(state);
     const winners = (r?.winners ?? []).map((i) => state.players[i]?.name ?? '');
-    say = winners.length === 0 ? gameSay('shut-the-box', 'tie') : gameSay('shut-the-box', 'over', { names: winners, count: winners.length });
+    say = winners.length === 0 ? gameSay('shut-the-box', 'tie') : gameSay('shut-the-box', winners.length > 1 ? 'overShared' : 'over', { names: winners });
   } else if (state.phase === 'close') {
     say = gameSay('shut-the-box', 'close', { name, boxes: { anyOf: currentCloses(state).boxes.map((c) => c.join('+')) } });
   } else if (shutOneDieUnlocked(state.open, state.options)) {

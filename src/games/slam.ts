@@ -12,7 +12,7 @@ import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { readRoll, show } from './three-dice-common.js';
-import { boardSay, gameSay } from './board-text.js';
+import { gameSay, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -137,7 +137,7 @@ function board(state: SlamState): TableBoard {
   const say = state.over
     ? state.loser !== null
       ? gameSay('slam', 'loses', { name: nameOf(state, state.loser) })
-      : boardSay('gameOverWins', { names: [nameOf(state, first)], count: 1 })
+      : winnersSay([nameOf(state, first)])
     : state.slam === null
       ? gameSay('slam', 'slamNumber', { name: me.name })
       : gameSay('slam', 'throwFor', { name: me.name, face: state.slam, score: me.score, target: state.options.target });

@@ -10,7 +10,7 @@ import { invalid } from './types.js';
 import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkIndices, checkRoll, faceCounts, fillSlots, gameOver, highest, isDieValue, show, sum } from './push-luck-common.js';
-import { boardSay, gameSay, gameValue, valueSay } from './board-text.js';
+import { gameSay, gameValue, valueSay, winnersSay } from './board-text.js';
 
 export const DICE_COUNT = 6;
 const ALL_SLOTS = [0, 1, 2, 3, 4, 5] as const;
@@ -392,7 +392,7 @@ function board(state: TenThousandState): TableBoard {
   if (state.over) {
     const r = tenThousand.result(state);
     const names = (r?.winners ?? []).map((w) => state.players[w]?.name ?? '');
-    say = boardSay('gameOverWinsWith', { names, count: names.length, score: Math.max(...(r?.scores ?? [0])) });
+    say = winnersSay(names, Math.max(...(r?.scores ?? [0])));
   } else if (state.phase === 'throw') say = gameSay('ten-thousand', 'throwSix', { name });
   else if (state.phase === 'keep') say = gameSay('ten-thousand', 'setAside', { name, score: state.turnTotal });
   else if (canBank(state)) say = gameSay('ten-thousand', 'bankOrThrow', { name, score: state.turnTotal, count: free });
