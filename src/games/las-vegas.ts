@@ -1429,20 +1429,23 @@ export function lasVegasBoard(state: LasVegasState): LasVegasBoard {
   else if (state.phase === 'chase') status = `${name}: choose a die for the chaser to remove from ${casinoName(state.chase?.casino ?? 1)}`;
   else status = `${name}: place the dice of one value (${thrownValues(state).join(', ')})${state.turn.mustTwo && state.turn.placements.length === 1 ? ' on a second casino («2-Casinos»)' : ''}`;
   const G = 'las-vegas';
+  const me = state.players[state.current];
+  // The name as a text of its own: the colour in it is a word too ("Bob (green)").
+  const who: BoardText | string = me?.colour ? gameValue(G, 'nameColour', { name: me.name, colour: { key: `common.diceLooks.${me.colour}`, params: {} } }) : name;
   let say: BoardText;
   if (over) {
     const r = lasVegas.result(state) as GameResult;
     const names = r.winners.map((w) => state.players[w]?.name ?? '');
     if (state.mode === 'solo') say = gameSay(G, r.winners.length > 0 ? 'soloWin' : 'soloLose', { money: dollars(cash[0] ?? 0), against: dollars(soloOthers(state)) });
     else say = r.winners.length > 0 ? winnersSay(names, dollars(Math.max(...cash))) : boardSay('gameOver');
-  } else if (state.phase === 'spareThrow' && state.mode === 'standard') say = gameSay(G, 'spareWhite', { name, count: state.spareWhite });
-  else if (state.phase === 'spareThrow') say = gameSay(G, 'spareThrow', { name, count: lasVegas.diceRequest(state)?.count ?? 0 });
-  else if (state.phase === 'throw') say = gameSay(G, 'throwYour', { name, count: lasVegas.diceRequest(state)?.count ?? 0 });
-  else if (state.phase === 'reroll') say = gameSay(G, 'reroll', { name, count: state.rerollSlots.length });
+  } else if (state.phase === 'spareThrow' && state.mode === 'standard') say = gameSay(G, 'spareWhite', { name: who, count: state.spareWhite });
+  else if (state.phase === 'spareThrow') say = gameSay(G, 'spareThrow', { name: who, count: lasVegas.diceRequest(state)?.count ?? 0 });
+  else if (state.phase === 'throw') say = gameSay(G, 'throwYour', { name: who, count: lasVegas.diceRequest(state)?.count ?? 0 });
+  else if (state.phase === 'reroll') say = gameSay(G, 'reroll', { name: who, count: state.rerollSlots.length });
   else if (state.phase === 'chase') {
     const casino = state.chase?.casino ?? 1;
-    say = gameSay(G, 'chase', { name, casino: casino === SLOT_MACHINE ? gameValue(G, 'theSlotMachine') : gameValue(G, 'casino', { number: casino }) });
-  } else say = gameSay(G, state.turn.mustTwo && state.turn.placements.length === 1 ? 'placeSecond' : 'place', { name, values: thrownValues(state).join(', ') });
+    say = gameSay(G, 'chase', { name: who, casino: casino === SLOT_MACHINE ? gameValue(G, 'theSlotMachine') : gameValue(G, 'casino', { number: casino }) });
+  } else say = gameSay(G, state.turn.mustTwo && state.turn.placements.length === 1 ? 'placeSecond' : 'place', { name: who, values: thrownValues(state).join(', ') });
   const colourWord = (colour: string): BoardText => ({ key: `common.diceLooks.${colour}`, params: {} });
   const billSay = (id: number): BoardText => (isColourful(id) ? gameValue(G, 'colourful') : gameValue(G, 'money', { money: dollars(billValue(id)) }));
   const casinoPanels = state.casinos.map((c, i) => {
@@ -1466,7 +1469,7 @@ export function lasVegasBoard(state: LasVegasState): LasVegasBoard {
   });
   const roundItems = [
     { id: 'round', label: 'Round', value: `${state.round} of ${roundsOf(state)}`, valueSay: valueSay('of', { number: state.round, of: roundsOf(state) }) },
-    { id: 'turn', label: 'Turn', value: over ? '-' : name },
+    { id: 'turn', label: 'Turn', value: over ? '-' : name, ...(over || typeof who === 'string' ? {} : { valueSay: who }) },
     { id: 'startPlayer', label: 'Start player', value: state.players[state.startPlayer]?.name ?? '' },
     { id: 'billsInDeck', label: 'Bills in deck', value: state.deck.length },
     ...(state.options.chaserDice ? [{ id: 'chasersSpent', label: 'Chasers spent', value: state.setAside.filter((d) => d.colour === CHASER_COLOUR).length }] : []),
