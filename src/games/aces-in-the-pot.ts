@@ -8,9 +8,10 @@
  *
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
-import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { DiceRequest, GameDef, GameResult, BoardText, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { actionType, checkThrow, gameOver, nextSeat, unknownAction } from './small-dice-common.js';
+import { boardSay, gameSay, gameValue, valueSay, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -163,6 +164,13 @@ function applyRoll(state: AcesInThePotState, values: unknown): AcesInThePotState
 // ---------------------------------------------------------------------------
 // Scoreboard
 
+/** The last throw in words for the page: `games.aces-in-the-pot.values.*`. */
+function eventSay(state: AcesInThePotState, e: AcesEvent): BoardText {
+  const name = state.players[e.seat]?.name ?? '';
+  if (e.endgame === 'passed' || e.endgame === 'survived' || e.endgame === 'wonPot') return gameValue('aces-in-the-pot', e.endgame, { name });
+  return e.toPot + e.toLeft === 0 ? gameValue('aces-in-the-pot', 'nothingToPay', { name }) : gameValue('aces-in-the-pot', 'paid', { name, pot: e.toPot, left: e.toLeft });
+}
+
 function eventText(state: AcesInThePotState, e: AcesEvent): string {
   const who = state.players[e.seat]?.name ?? '';
   switch (e.endgame) {
@@ -185,9 +193,15 @@ function board(state: AcesInThePotState): TableBoard {
     : state.endgame
       ? `${name}: last counter; throw ${state.survived + 1} of ${o.endgameThrows} without a 6`
       : `${name}: throw both dice`;
+  const say = state.over
+    ? winnersSay([name])
+    : state.endgame
+      ? gameSay('aces-in-the-pot', 'lastCounter', { name, number: state.survived + 1, of: o.endgameThrows })
+      : boardSay('throwBothDice', { name });
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: [false, false],
@@ -201,12 +215,14 @@ function board(state: AcesInThePotState): TableBoard {
         id: 'pot',
         label: 'Pot',
         items: [
-          { label: 'Pot', value: state.pot, state: 'highlight' },
-          ...(o.potsToWin > 1 ? [{ label: 'Pots to win', value: o.potsToWin }] : []),
-          ...(state.endgame && !state.over ? [{ label: 'Throws survived', value: `${state.survived} of ${o.endgameThrows}`, state: 'active' as const }] : []),
+          { id: 'pot', label: 'Pot', value: state.pot, state: 'highlight' },
+          ...(o.potsToWin > 1 ? [{ id: 'potsToWin', label: 'Pots to win', value: o.potsToWin }] : []),
+          ...(state.endgame && !state.over
+            ? [{ id: 'survived', label: 'Throws survived', value: `${state.survived} of ${o.endgameThrows}`, valueSay: valueSay('of', { number: state.survived, of: o.endgameThrows }), state: 'active' as const }]
+            : []),
         ],
       },
-      { id: 'last', label: 'Last throw', items: state.last === null ? [] : [{ label: 'Last throw', value: eventText(state, state.last) }] },
+      { id: 'last', label: 'Last throw', items: state.last === null ? [] : [{ id: 'lastThrow', label: 'Last throw', value: eventText(state, state.last), valueSay: eventSay(state, state.last) }] },
     ],
   };
 }

@@ -11,6 +11,7 @@ import { GameSetupError, invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { actionType, checkThrow, gameOver, unknownAction } from './small-dice-common.js';
+import { boardSay, gameSay, gameValue, winnersSay } from './board-text.js';
 
 /** The field that takes any number of counters, out of play for good. */
 export const OUT_FIELD = 6;
@@ -118,12 +119,18 @@ function board(state: BigSixState): TableBoard {
     : state.pending !== null
       ? `${name}: put a counter on field ${state.pending}, or decline`
       : `${name}: throw the die`;
+  const say = state.over
+    ? winnersSay([name])
+    : state.pending !== null
+      ? gameSay('big-six', 'placeOrDecline', { name, field: state.pending })
+      : boardSay('throwTheDie', { name });
   const last = state.last;
   const lastText =
     last === null ? null : `${state.players[last.seat]?.name ?? ''} threw ${last.value}: ${last.effect === 'placed' ? 'placed a counter' : last.effect === 'took' ? 'took the counter back' : 'declined to place'}`;
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: [false],
@@ -133,9 +140,13 @@ function board(state: BigSixState): TableBoard {
       {
         id: 'fields',
         label: 'Board',
-        items: state.fields.map((c, i) => ({ label: `Field ${i + 1}`, value: c, state: c > 0 ? ('closed' as const) : ('open' as const) })),
+        items: state.fields.map((c, i) => ({ id: 'field', label: `Field ${i + 1}`, params: { number: i + 1 }, value: c, state: c > 0 ? ('closed' as const) : ('open' as const) })),
       },
-      { id: 'last', label: 'Last throw', items: lastText === null ? [] : [{ label: 'Last throw', value: lastText }] },
+      { id: 'last', label: 'Last throw', items:
+          last === null || lastText === null
+            ? []
+            : [{ id: 'lastThrow', label: 'Last throw', value: lastText, valueSay: gameValue('big-six', last.effect, { name: state.players[last.seat]?.name ?? '', value: last.value }) }],
+      },
     ],
   };
 }

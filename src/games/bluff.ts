@@ -10,9 +10,10 @@
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { invalid } from './types.js';
-import type { BoardPanel, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { BoardText, BoardPanel, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkThrow, isIntIn, maskDice, show } from './bluffing-common.js';
+import { gameSay, gameValue, winnersSay } from './board-text.js';
 
 /** Pip-dice face that stands for the star. */
 export const STAR = 6;
@@ -150,6 +151,11 @@ export function bidProblem(track: readonly Field[], current: Pick<BluffBid, 'pos
 /** A readable bid: "6 × 1s" or "3 × ★". */
 export function bidLabel(quantity: number, face: number): string {
   return face === STAR ? `${quantity} × ★` : `${quantity} × ${face}s`;
+}
+
+/** A bid for the page to word (`bluff.bidStars`, `bluff.bidFaces`): quantity and face as data. */
+export function bidSay(quantity: number, face: number): BoardText {
+  return face === STAR ? { key: 'bluff.bidStars', params: { count: quantity } } : { key: 'bluff.bidFaces', params: { count: quantity, face } };
 }
 
 // ---------------------------------------------------------------------------
@@ -452,6 +458,8 @@ function playerView(state: BluffState, viewer: number | null): BluffState {
 
 const faceLabel = (d: number | null): string => (d === null ? '?' : d === STAR ? '★' : String(d));
 
+const dieOrDice = (n: number): string => (n === 1 ? 'die' : 'dice');
+
 function board(state: BluffState): TableBoard {
   const o = state.options;
   const track = trackOf(o);
@@ -460,54 +468,77 @@ function board(state: BluffState): TableBoard {
   const inPlay = state.players.reduce((a, p) => a + p.dice, 0);
   let status: string;
   if (state.over) status = `Game over: ${name} wins`;
-  else if (state.rethrow !== null) status = `${playerName(state, state.rethrow.seat)}: re-throw ${state.rethrow.slots.length} stacked dice (secret)`;
-  else if (state.phase === 'throw') status = `${name}: throw your ${state.players[state.current]?.dice ?? 0} dice (secret)`;
+  else if (state.rethrow !== null) status = `${playerName(state, state.rethrow.seat)}: re-throw ${state.rethrow.slots.length} stacked ${dieOrDice(state.rethrow.slots.length)} (secret)`;
+  else if (state.phase === 'throw') status = `${name}: throw your ${state.players[state.current]?.dice ?? 0} ${dieOrDice(state.players[state.current]?.dice ?? 0)} (secret)`;
   else if (state.phase === 'show') status = `${name}: show some dice and re-throw the rest, or keep them hidden`;
   else if (state.phase === 'reroll') status = `${name}: re-throw your hidden dice (secret)`;
   else if (bid === null) status = `${name}: open the bidding`;
   else status = `${name}: raise ${bidLabel(bid.quantity, bid.face)} or challenge`;
+  const G = 'bluff';
+  let say: BoardText;
+  if (state.over) say = winnersSay([name]);
+  else if (state.rethrow !== null) say = gameSay(G, 'rethrowStacked', { name: playerName(state, state.rethrow.seat), count: state.rethrow.slots.length });
+  else if (state.phase === 'throw') say = gameSay(G, 'throwSecret', { name, count: state.players[state.current]?.dice ?? 0 });
+  else if (state.phase === 'show') say = gameSay(G, 'showOrHide', { name });
+  else if (state.phase === 'reroll') say = gameSay(G, 'rethrowHidden', { name });
+  else if (bid === null) say = gameSay(G, 'open', { name });
+  else say = gameSay(G, 'raiseOrChallenge', { name, bid: bidSay(bid.quantity, bid.face) });
   const lc = state.lastChallenge;
   const panels: BoardPanel[] = [
     {
       id: 'bid',
       label: 'Current bid',
       items: [
-        bid ? { label: 'Bid', value: bidLabel(bid.quantity, bid.face), state: 'active' } : { label: 'Bid', value: null },
-        { label: 'Bidder', value: bid ? playerName(state, bid.bidder) : null },
-        { label: 'Round', value: state.round },
+        bid ? { id: 'bid', label: 'Bid', value: bidLabel(bid.quantity, bid.face), valueSay: bidSay(bid.quantity, bid.face), state: 'active' } : { id: 'bid', label: 'Bid', value: null },
+        { id: 'bidder', label: 'Bidder', value: bid ? playerName(state, bid.bidder) : null },
+        { id: 'round', label: 'Round', value: state.round },
       ],
     },
-    { id: 'bids', label: 'Bids this round', items: state.bids.map((b) => ({ label: playerName(state, b.bidder), value: bidLabel(b.quantity, b.face) })) },
+    { id: 'bids', label: 'Bids this round', items: state.bids.map((b) => ({ id: 'seat', label: playerName(state, b.bidder), params: { name: playerName(state, b.bidder) }, value: bidLabel(b.quantity, b.face), valueSay: bidSay(b.quantity, b.face) })),
+    },
     {
       id: 'board',
       label: 'Bidding board',
       // The bidding die's field is active; fields at or below it are no longer open (same field only with a higher face).
       items: [
-        { label: '0', value: bid ? null : 'bidding die', state: bid ? 'closed' : 'active' },
+        { id: 'field', label: '0', params: { field: '0' }, value: bid ? null : 'bidding die', ...(bid ? {} : { valueSay: gameValue(G, 'biddingDie') }), state: bid ? 'closed' : 'active' },
         ...track.map((f, i) => ({
+          id: 'field',
           label: fieldLabel(f),
+          params: { field: fieldLabel(f) },
           value: bid?.position === i + 1 ? faceLabel(bid.face) : null,
           state: bid === null || i + 1 > bid.position ? ('open' as const) : bid.position === i + 1 ? ('active' as const) : ('closed' as const),
         })),
       ],
     },
-    { id: 'centre', label: 'Dice', items: [{ label: 'In play', value: inPlay }, { label: 'In the centre', value: state.centre }] },
+    { id: 'centre', label: 'Dice', items: [
+        { id: 'inPlay', label: 'In play', value: inPlay },
+        { id: 'inCentre', label: 'In the centre', value: state.centre },
+      ],
+    },
   ];
   if (lc !== null) {
     panels.push({
       id: 'challenge',
       label: `Last challenge (round ${lc.round})`,
+      params: { round: lc.round },
       items: [
-        { label: 'Bid', value: `${bidLabel(lc.bid.quantity, lc.bid.face)} by ${playerName(state, lc.bid.bidder)}` },
-        { label: 'Challenger', value: playerName(state, lc.challenger) },
-        { label: 'Counted', value: lc.count, state: 'highlight' },
-        ...lc.cups.map((cup, seat) => ({ label: playerName(state, seat), value: `${cup.map(faceLabel).join(' ')}${lc.change[seat] ? ` (${(lc.change[seat] ?? 0) > 0 ? '+' : ''}${lc.change[seat]})` : ''}` })),
+        {
+          id: 'bid',
+          label: 'Bid',
+          value: `${bidLabel(lc.bid.quantity, lc.bid.face)} by ${playerName(state, lc.bid.bidder)}`,
+          valueSay: { key: 'bluff.bidBy', params: { bid: bidSay(lc.bid.quantity, lc.bid.face), name: playerName(state, lc.bid.bidder) } },
+        },
+        { id: 'challenger', label: 'Challenger', value: playerName(state, lc.challenger) },
+        { id: 'counted', label: 'Counted', value: lc.count, state: 'highlight' },
+        ...lc.cups.map((cup, seat) => ({ id: 'seat', label: playerName(state, seat), params: { name: playerName(state, seat) }, value: `${cup.map(faceLabel).join(' ')}${lc.change[seat] ? ` (${(lc.change[seat] ?? 0) > 0 ? '+' : ''}${lc.change[seat]})` : ''}` })),
       ],
     });
   }
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.rethrow?.seat ?? state.current,
     dice: state.dice,
     held: state.shown,

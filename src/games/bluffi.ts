@@ -10,9 +10,10 @@
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { invalid } from './types.js';
-import type { BoardPanel, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { BoardText, BoardPanel, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkThrow, isIntIn, maskDice, show } from './bluffing-common.js';
+import { gameSay, gameValue, winnersSay } from './board-text.js';
 
 export const DICE_COUNT = 3;
 /** Lowest and highest total of three dice, the range of announcements. */
@@ -250,25 +251,42 @@ function board(state: BluffiState): TableBoard {
           : min === null
             ? `${name}: call "Bluffi!" on ${claim} (nothing beats it)`
             : `${name}: accept ${claim} or call "Bluffi!"`;
+  const G = 'bluffi';
+  const claimer = playerName(state, state.announcer);
+  const say: BoardText = state.over
+    ? winnersSay([name])
+    : state.phase === 'throwOff'
+      ? gameSay(G, 'throwOff', { name })
+      : state.phase === 'throw'
+        ? state.announcement === null
+          ? gameSay(G, 'throwSecret', { name })
+          : gameSay(G, 'throwSecretToBeat', { name, total: state.announcement })
+        : state.phase === 'announce'
+          ? min === MAX_TOTAL
+            ? gameSay(G, 'announceTop', { name, total: min })
+            : gameSay(G, 'announce', { name, total: min ?? 0, top: MAX_TOTAL })
+          : min === null
+            ? gameSay(G, 'mustCall', { name, other: claimer, total: state.announcement ?? 0 })
+            : gameSay(G, 'acceptOrCall', { name, other: claimer, total: state.announcement ?? 0 });
   const panels: BoardPanel[] = [
     {
       id: 'claim',
       label: 'Announcement',
       items: [
-        state.announcement === null ? { label: 'Total', value: null } : { label: 'Total', value: state.announcement, state: 'active' },
-        { label: 'By', value: state.announcer === null ? null : playerName(state, state.announcer) },
-        { label: 'Next must beat', value: state.announcement },
-        { label: 'Round', value: state.round },
+        state.announcement === null ? { id: 'total', label: 'Total', value: null } : { id: 'total', label: 'Total', value: state.announcement, state: 'active' },
+        { id: 'by', label: 'By', value: state.announcer === null ? null : playerName(state, state.announcer) },
+        { id: 'toBeat', label: 'Next must beat', value: state.announcement },
+        { id: 'round', label: 'Round', value: state.round },
       ],
     },
-    { id: 'claims', label: 'Announced this round', items: state.claims.map((c) => ({ label: playerName(state, c.seat), value: c.total })) },
-    { id: 'pot', label: 'Pot', items: [{ label: 'Counters', value: state.pot }] },
+    { id: 'claims', label: 'Announced this round', items: state.claims.map((c) => ({ id: 'seat', label: playerName(state, c.seat), params: { name: playerName(state, c.seat) }, value: c.total })) },
+    { id: 'pot', label: 'Pot', items: [{ id: 'counters', label: 'Counters', value: state.pot }] },
   ];
   if (state.phase === 'throwOff') {
     panels.push({
       id: 'throwOff',
       label: 'Throw for the first turn',
-      items: state.contenders.map((seat) => ({ label: playerName(state, seat), value: state.throwOff[seat] ?? null })),
+      items: state.contenders.map((seat) => ({ id: 'seat', label: playerName(state, seat), params: { name: playerName(state, seat) }, value: state.throwOff[seat] ?? null })),
     });
   }
   const lc = state.lastChallenge;
@@ -276,17 +294,24 @@ function board(state: BluffiState): TableBoard {
     panels.push({
       id: 'challenge',
       label: `Last "Bluffi!" (round ${lc.round})`,
+      params: { round: lc.round },
       items: [
-        { label: 'Announced', value: `${lc.announced} by ${playerName(state, lc.announcer)}` },
-        { label: 'Called by', value: playerName(state, lc.challenger) },
-        { label: 'Dice', value: `${lc.dice.join('-')} = ${lc.total}`, state: 'highlight' },
-        { label: 'Verdict', value: `${lc.truthful ? 'true' : 'a bluff'}: ${playerName(state, lc.giver)} gave a counter to ${playerName(state, lc.receiver)}` },
+        { id: 'announced', label: 'Announced', value: `${lc.announced} by ${playerName(state, lc.announcer)}`, valueSay: { key: 'bluff.bidBy', params: { bid: lc.announced, name: playerName(state, lc.announcer) } } },
+        { id: 'calledBy', label: 'Called by', value: playerName(state, lc.challenger) },
+        { id: 'dice', label: 'Dice', value: `${lc.dice.join('-')} = ${lc.total}`, state: 'highlight' },
+        {
+          id: 'verdict',
+          label: 'Verdict',
+          value: `${lc.truthful ? 'true' : 'a bluff'}: ${playerName(state, lc.giver)} gave a counter to ${playerName(state, lc.receiver)}`,
+          valueSay: gameValue(G, lc.truthful ? 'verdictTrue' : 'verdictBluff', { giver: playerName(state, lc.giver), receiver: playerName(state, lc.receiver) }),
+        },
       ],
     });
   }
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: [false, false, false],

@@ -8,9 +8,10 @@
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { GameSetupError } from './types.js';
-import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { actionType, checkThrow, gameOver, seatsWithMax, unknownAction } from './small-dice-common.js';
+import { gameSay, gameValue } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -108,10 +109,19 @@ function board(state: BouncerState): TableBoard {
   } else {
     status = state.previous === null ? `${name(state.current)}: make the opening throw` : `${name(state.current)}: throw against ${name(state.previous.seat)}'s ${state.previous.value}`;
   }
+  let say: BoardText;
+  if (state.over) {
+    const winners = (bouncer.result(state)?.winners ?? []).map(name);
+    const who = winners.length === 0 ? gameValue('bouncer', 'noWinner') : gameValue('bouncer', winners.length > 1 ? 'shareWin' : 'wins', { names: winners });
+    say = gameSay('bouncer', 'over', { name: name(state.bounced ?? 0), who });
+  } else {
+    say = state.previous === null ? gameSay('bouncer', 'opening', { name: name(state.current) }) : gameSay('bouncer', 'against', { name: name(state.current), other: name(state.previous.seat), value: state.previous.value });
+  }
   const pay = state.payment;
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: [false],
@@ -121,12 +131,20 @@ function board(state: BouncerState): TableBoard {
       {
         id: 'throw',
         label: 'Throw to compare with',
-        items: state.previous === null ? [] : [{ label: name(state.previous.seat), value: state.previous.value, state: 'active' }],
+        items: state.previous === null ? [] : [{ id: 'seat', label: name(state.previous.seat), params: { name: name(state.previous.seat) }, value: state.previous.value, state: 'active' }],
       },
       {
         id: 'payment',
         label: 'Last payment',
-        items: pay === null ? [] : [{ label: `${name(pay.from)} to ${name(pay.to)}`, value: pay.paid < pay.owed ? `${pay.paid} of ${pay.owed} owed` : pay.paid }],
+        items: pay === null ? [] : [
+                {
+                  id: 'payment',
+                  label: `${name(pay.from)} to ${name(pay.to)}`,
+                  params: { from: name(pay.from), to: name(pay.to) },
+                  value: pay.paid < pay.owed ? `${pay.paid} of ${pay.owed} owed` : pay.paid,
+                  ...(pay.paid < pay.owed ? { valueSay: gameValue('bouncer', 'owed', { number: pay.paid, of: pay.owed }) } : {}),
+                },
+              ],
       },
     ],
   };

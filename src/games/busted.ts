@@ -12,6 +12,7 @@ import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { actionType, checkThrow, gameOver, nextSeat, unknownAction } from './small-dice-common.js';
+import { boardSay, gameSay, gameValue, winnersSay } from './board-text.js';
 
 /** Board fields, in order; `fields[i]` holds field `FIELDS[i]`. */
 export const FIELDS = [3, 4, 5, 6, 7, 8, 9, 10, 11] as const;
@@ -167,10 +168,18 @@ function board(state: BustedState): TableBoard {
       : state.phase === 'choice'
         ? `${name}: throw again or stop`
         : `${name}: throw both dice`;
+  const say = state.over
+    ? winnersSay([name])
+    : state.phase === 'forced'
+      ? gameSay('busted', 'forced', { name, sum: state.last?.sum ?? 2 })
+      : state.phase === 'choice'
+        ? boardSay('throwAgainOrStop', { name })
+        : boardSay('throwBothDice', { name });
   const last = state.last;
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: [false, false],
@@ -180,12 +189,22 @@ function board(state: BustedState): TableBoard {
       {
         id: 'fields',
         label: 'Board',
-        items: state.fields.map((c, i) => ({ label: FIELDS[i] === PRISON ? 'Field 7 (prison)' : `Field ${FIELDS[i]}`, value: c, state: c > 0 ? ('closed' as const) : ('open' as const) })),
+        items: state.fields.map((c, i) => ({
+          ...(FIELDS[i] === PRISON ? { id: 'prison', label: 'Field 7 (prison)' } : { id: 'field', label: `Field ${FIELDS[i]}`, params: { number: FIELDS[i] ?? 0 } }),
+          value: c, state: c > 0 ? ('closed' as const) : ('open' as const) })),
       },
       {
         id: 'last',
         label: 'Last throw',
-        items: last === null ? [] : [{ label: `${state.players[last.seat]?.name ?? ''} threw ${last.sum}`, value: `${EVENT_TEXT[last.effect]} ${last.counters}` }],
+        items: last === null ? [] : [
+                {
+                  id: 'threw',
+                  label: `${state.players[last.seat]?.name ?? ''} threw ${last.sum}`,
+                  params: { name: state.players[last.seat]?.name ?? '', sum: last.sum },
+                  value: `${EVENT_TEXT[last.effect]} ${last.counters}`,
+                  valueSay: gameValue('busted', last.effect, { count: last.counters }),
+                },
+              ],
       },
     ],
   };

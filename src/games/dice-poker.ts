@@ -9,6 +9,7 @@ import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, ScorecardBoard } from './types.js';
 import { checkPlayers as checkSeats, resolveOptions } from './setup-checks.js';
 import { faceCounts, isDieValue, show, sum } from './dice.js';
+import { boardSay, valueSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Scorecard
@@ -439,9 +440,17 @@ function board(state: DicePokerState): ScorecardBoard {
       : state.throwsTaken < o.maxThrows
         ? `${name}: hold dice and throw again, or score a row`
         : `${name}: score a row`;
+  const say = state.over
+    ? boardSay('gameOver')
+    : state.throwsTaken === 0
+      ? boardSay('throwTheDice', { name })
+      : state.throwsTaken < o.maxThrows
+        ? boardSay('holdOrScore', { name })
+        : boardSay('scoreARow', { name });
   return {
     kind: 'scorecard',
     status,
+    say,
     current,
     dice: state.dice,
     held: state.held,
@@ -453,8 +462,8 @@ function board(state: DicePokerState): ScorecardBoard {
         id: 'turn',
         label: 'Turn',
         items: [
-          { label: 'Round', value: `${state.round} of ${o.turns}` },
-          { label: 'Throw', value: `${state.throwsTaken} of ${o.maxThrows}` },
+          { id: 'round', label: 'Round', value: `${state.round} of ${o.turns}`, valueSay: valueSay('of', { number: state.round, of: o.turns }) },
+          { id: 'throw', label: 'Throw', value: `${state.throwsTaken} of ${o.maxThrows}`, valueSay: valueSay('of', { number: state.throwsTaken, of: o.maxThrows }) },
         ],
       },
     ],

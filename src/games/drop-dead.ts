@@ -10,6 +10,7 @@ import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkRoll, fillSlots, gameOver, highest, show, sum } from './push-luck-common.js';
+import { gameSay, valueSay, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -188,10 +189,15 @@ function board(state: DropDeadState): TableBoard {
     const what = state.rollOff !== null ? ' (roll-off)' : '';
     status = `${name}: throw ${live} ${live === 1 ? 'die' : 'dice'}${what}, turn score ${state.turnScore}`;
   }
+  const winners = (state.winners ?? []).map((i) => state.players[i]?.name ?? '');
+  const say = state.over
+    ? winnersSay(winners)
+    : gameSay('drop-dead', state.rollOff !== null ? 'throwRollOff' : 'throw', { name, count: live, score: state.turnScore });
   const inRollOff = (i: number) => state.rollOff?.includes(i) ?? false;
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: state.dead,
@@ -214,11 +220,11 @@ function board(state: DropDeadState): TableBoard {
         id: 'turn',
         label: 'Turn',
         items: [
-          { label: 'Round', value: `${state.round} of ${state.options.rounds}` },
-          { label: 'Live dice', value: live, state: 'highlight' },
-          { label: 'Turn score', value: state.turnScore },
-          { label: 'Dead faces', value: state.options.deadFaces },
-          { label: 'Last turn', value: state.last },
+          { id: 'round', label: 'Round', value: `${state.round} of ${state.options.rounds}`, valueSay: valueSay('of', { number: state.round, of: state.options.rounds }) },
+          { id: 'liveDice', label: 'Live dice', value: live, state: 'highlight' },
+          { id: 'turnScore', label: 'Turn score', value: state.turnScore },
+          { id: 'deadFaces', label: 'Dead faces', value: state.options.deadFaces },
+          { id: 'lastTurn', label: 'Last turn', value: state.last },
         ],
       },
     ],

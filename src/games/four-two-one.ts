@@ -8,9 +8,10 @@
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { invalid } from './types.js';
-import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { DiceRequest, GameDef, GameResult, BoardText, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { readRoll, show, sum } from './three-dice-common.js';
+import { gameSay, gameValue } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Ranking
@@ -430,6 +431,14 @@ function board(state: FourTwoOneState): TableBoard {
   else if (state.phase === 'charge') status = `${who}: throw once (the lowest throw takes from the pot)`;
   else if (state.throwsTaken === 0) status = `${who}: throw (up to ${throwLimit(state)} ${throwLimit(state) === 1 ? 'throw' : 'throws'}; the highest pays)`;
   else status = `${who}: stop, or set dice aside and throw again (throw ${state.throwsTaken} of ${throwLimit(state)})`;
+  const G = 'four-two-one';
+  let say: BoardText;
+  if (state.phase === 'over') say = gameSay(G, state.winners.length > 1 ? 'overMany' : 'over', { names: state.winners.map((w) => nameOf(state, w)) });
+  else if (r?.kind === 'starter') say = gameSay(G, 'starter', { name: who });
+  else if (r) say = gameSay(G, r.kind === 'high' ? 'tieHighest' : 'tieLowest', { name: who });
+  else if (state.phase === 'charge') say = gameSay(G, 'charge', { name: who });
+  else if (state.throwsTaken === 0) say = gameSay(G, 'discharge', { name: who, count: throwLimit(state) });
+  else say = gameSay(G, 'stopOrAgain', { name: who, number: state.throwsTaken, of: throwLimit(state) });
   const rollDie = (i: number): string | null => {
     const at = r ? r.contenders.indexOf(i) : -1;
     const v = r && at >= 0 ? r.values[at] : null;
@@ -438,6 +447,7 @@ function board(state: FourTwoOneState): TableBoard {
   return {
     kind: 'table',
     status,
+    say,
     current: seat,
     dice: state.dice,
     held: state.held,
@@ -456,10 +466,15 @@ function board(state: FourTwoOneState): TableBoard {
         id: 'pot',
         label: 'Pot',
         items: [
-          { label: 'Counters in the pot', value: state.pot, state: 'highlight' },
-          { label: 'Phase', value: state.phase === 'starter' ? 'Throw-off' : state.phase === 'charge' ? 'Charge (share out the pot)' : 'Discharge (get rid of counters)' },
-          ...(state.phase === 'discharge' && state.limit !== null ? [{ label: 'Throws allowed', value: state.limit }] : []),
-          ...(state.log ? [{ label: 'Last', value: state.log }] : []),
+          { id: 'inPot', label: 'Counters in the pot', value: state.pot, state: 'highlight' },
+          {
+            id: 'phase',
+            label: 'Phase',
+            value: state.phase === 'starter' ? 'Throw-off' : state.phase === 'charge' ? 'Charge (share out the pot)' : 'Discharge (get rid of counters)',
+            valueSay: gameValue(G, state.phase === 'starter' ? 'starter' : state.phase === 'charge' ? 'charge' : 'discharge'),
+          },
+          ...(state.phase === 'discharge' && state.limit !== null ? [{ id: 'throwsAllowed', label: 'Throws allowed', value: state.limit }] : []),
+          ...(state.log ? [{ id: 'last', label: 'Last', value: state.log }] : []),
         ],
       },
     ],

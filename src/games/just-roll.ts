@@ -10,6 +10,7 @@
 import { GameSetupError, invalid, type Board, type DiceRequest, type GameDef, type GameResult, type OptionSpec } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { faceCounts, isDieValue, sum } from './dice.js';
+import { gameSay } from './board-text.js';
 
 export const JUST_ROLL_MAX_DICE = 30;
 /** Sums kept for the board's "Last sums" line. */
@@ -143,10 +144,16 @@ function board(state: JustRollState): Board {
   const status = state.over
     ? `Session over: ${state.throws} ${state.throws === 1 ? 'throw' : 'throws'}.`
     : `${state.players.length > 1 ? `${next}: t` : 'T'}hrow ${state.count} ${state.count === 1 ? 'die' : 'dice'}${state.colours.length > 0 ? ` (${state.colours.join(', ')})` : ''}.`;
+  const G = 'just-roll';
+  const colours = state.colours.length > 0 ? state.colours.map((c) => ({ key: `common.diceLooks.${c}`, params: {} })) : null;
+  const say = state.over
+    ? gameSay(G, 'over', { count: state.throws })
+    : gameSay(G, `${state.players.length > 1 ? 'throwFor' : 'throw'}${colours ? 'Coloured' : ''}`, { name: next, count: state.count, ...(colours ? { colours } : {}) });
   const dice = last ?? Array.from({ length: request?.count ?? state.count }, () => null);
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.thrower,
     dice,
     held: dice.map(() => false),
@@ -160,16 +167,16 @@ function board(state: JustRollState): Board {
         id: 'throw',
         label: 'Throw',
         items: [
-          { label: 'Sum', value: last ? sum(last) : null, state: 'highlight' },
-          { label: 'Dice', value: state.count },
-          { label: 'Throws', value: state.throws },
-          { label: 'Last sums', value: state.recentSums.length > 0 ? state.recentSums.join(' ') : null },
+          { id: 'sum', label: 'Sum', value: last ? sum(last) : null, state: 'highlight' },
+          { id: 'dice', label: 'Dice', value: state.count },
+          { id: 'throws', label: 'Throws', value: state.throws },
+          { id: 'lastSums', label: 'Last sums', value: state.recentSums.length > 0 ? state.recentSums.join(' ') : null },
         ],
       },
       {
         id: 'tally',
         label: 'Faces so far',
-        items: state.tally.map((n, i) => ({ label: String(i + 1), value: n })),
+        items: state.tally.map((n, i) => ({ id: 'face', label: String(i + 1), params: { face: i + 1 }, value: n })),
       },
     ],
   };

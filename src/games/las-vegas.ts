@@ -29,9 +29,10 @@
  * index in ALL_COLOURS (one die per colour); a set-up throw's slot i is die i.
  */
 import { GameSetupError, invalid } from './types.js';
-import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RequestedDie, TableBoard } from './types.js';
+import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RequestedDie, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { isDieValue, show } from './dice.js';
+import { boardSay, gameSay, gameValue, valueSay, winnersSay } from './board-text.js';
 import {
   ACTION_CARDS,
   ALL_COLOURS,
@@ -1396,6 +1397,8 @@ function boardData(state: LasVegasState, cash: readonly number[]): LasVegasBoard
 }
 
 /** The scoreboard's picture of a Las Vegas state (as `lasVegas.board`), typed with its numbers for the tests. */
+const dieOrDice = (n: number): string => (n === 1 ? 'die' : 'dice');
+
 export function lasVegasBoard(state: LasVegasState): LasVegasBoard {
   const cash = money(state);
   const secret = state.mode === 'secretColours';
@@ -1419,45 +1422,68 @@ export function lasVegasBoard(state: LasVegasState): LasVegasBoard {
     const names = r.winners.map((w) => state.players[w]?.name ?? '').join(' and ');
     if (state.mode === 'solo') status = `Game over: ${r.winners.length > 0 ? 'you win' : 'you lose'} with ${dollars(cash[0] ?? 0)} against ${dollars(soloOthers(state))}`;
     else status = r.winners.length > 0 ? `Game over: ${names} ${r.winners.length > 1 ? 'share the win' : 'wins'} with ${dollars(Math.max(...cash))}` : 'Game over';
-  } else if (state.phase === 'spareThrow' && state.mode === 'standard') status = `${name}: throw the ${state.spareWhite} spare white dice onto the casinos`;
-  else if (state.phase === 'spareThrow') status = `${name}: throw the ${lasVegas.diceRequest(state)?.count ?? 0} dice that go onto the casinos before the round`;
-  else if (state.phase === 'throw') status = `${name}: throw your ${lasVegas.diceRequest(state)?.count ?? 0} dice`;
-  else if (state.phase === 'reroll') status = `${name}: re-throw ${state.rerollSlots.length} dice («Re-roll»)`;
+  } else if (state.phase === 'spareThrow' && state.mode === 'standard') status = `${name}: throw the ${state.spareWhite} spare white ${dieOrDice(state.spareWhite)} onto the casinos`;
+  else if (state.phase === 'spareThrow') status = `${name}: throw the ${lasVegas.diceRequest(state)?.count ?? 0} ${(lasVegas.diceRequest(state)?.count ?? 0) === 1 ? 'die that goes' : 'dice that go'} onto the casinos before the round`;
+  else if (state.phase === 'throw') status = `${name}: throw your ${lasVegas.diceRequest(state)?.count ?? 0} ${dieOrDice(lasVegas.diceRequest(state)?.count ?? 0)}`;
+  else if (state.phase === 'reroll') status = `${name}: re-throw ${state.rerollSlots.length} ${dieOrDice(state.rerollSlots.length)} («Re-roll»)`;
   else if (state.phase === 'chase') status = `${name}: choose a die for the chaser to remove from ${casinoName(state.chase?.casino ?? 1)}`;
   else status = `${name}: place the dice of one value (${thrownValues(state).join(', ')})${state.turn.mustTwo && state.turn.placements.length === 1 ? ' on a second casino («2-Casinos»)' : ''}`;
+  const G = 'las-vegas';
+  const me = state.players[state.current];
+  // The name as a text of its own: the colour in it is a word too ("Bob (green)").
+  const who: BoardText | string = me?.colour ? gameValue(G, 'nameColour', { name: me.name, colour: { key: `common.diceLooks.${me.colour}`, params: {} } }) : name;
+  let say: BoardText;
+  if (over) {
+    const r = lasVegas.result(state) as GameResult;
+    const names = r.winners.map((w) => state.players[w]?.name ?? '');
+    if (state.mode === 'solo') say = gameSay(G, r.winners.length > 0 ? 'soloWin' : 'soloLose', { money: dollars(cash[0] ?? 0), against: dollars(soloOthers(state)) });
+    else say = r.winners.length > 0 ? winnersSay(names, dollars(Math.max(...cash))) : boardSay('gameOver');
+  } else if (state.phase === 'spareThrow' && state.mode === 'standard') say = gameSay(G, 'spareWhite', { name: who, count: state.spareWhite });
+  else if (state.phase === 'spareThrow') say = gameSay(G, 'spareThrow', { name: who, count: lasVegas.diceRequest(state)?.count ?? 0 });
+  else if (state.phase === 'throw') say = gameSay(G, 'throwYour', { name: who, count: lasVegas.diceRequest(state)?.count ?? 0 });
+  else if (state.phase === 'reroll') say = gameSay(G, 'reroll', { name: who, count: state.rerollSlots.length });
+  else if (state.phase === 'chase') {
+    const casino = state.chase?.casino ?? 1;
+    say = gameSay(G, 'chase', { name: who, casino: casino === SLOT_MACHINE ? gameValue(G, 'theSlotMachine') : gameValue(G, 'casino', { number: casino }) });
+  } else say = gameSay(G, state.turn.mustTwo && state.turn.placements.length === 1 ? 'placeSecond' : 'place', { name: who, values: thrownValues(state).join(', ') });
+  const colourWord = (colour: string): BoardText => ({ key: `common.diceLooks.${colour}`, params: {} });
+  const billSay = (id: number): BoardText => (isColourful(id) ? gameValue(G, 'colourful') : gameValue(G, 'money', { money: dollars(billValue(id)) }));
   const casinoPanels = state.casinos.map((c, i) => {
     const counts = casinoCounts(c, state.options.bigDice);
     const slot = i + 1 === SLOT_MACHINE;
     return {
       id: slot ? 'slotMachine' : `casino${i + 1}`,
       label: slot ? 'Slot machine' : `Casino ${i + 1}`,
+      params: { number: i + 1 },
       items: [
-        ...c.bills.map((b) => ({ label: 'Bill', value: billLabel(b) })),
+        ...c.bills.map((b) => ({ id: 'bill', label: 'Bill', value: billLabel(b), valueSay: billSay(b) })),
         ...Object.entries(counts).map(([colour, n]) => ({
+          id: 'colour',
           label: colour,
+          params: { colour: colourWord(colour) },
           value: slot ? `${n} (${c.dice.filter((d) => d.colour === colour).map((d) => d.value).join('+')})` : n,
         })),
-        ...(state.earlyPayouts.some((e) => e.casino === i + 1) ? [{ label: 'Early payout', value: 'pending', state: 'highlight' as const }] : []),
+        ...(state.earlyPayouts.some((e) => e.casino === i + 1) ? [{ id: 'earlyPayout', label: 'Early payout', value: 'pending', valueSay: gameValue(G, 'pending'), state: 'highlight' as const }] : []),
       ],
     };
   });
   const roundItems = [
-    { label: 'Round', value: `${state.round} of ${roundsOf(state)}` },
-    { label: 'Turn', value: over ? '-' : name },
-    { label: 'Start player', value: state.players[state.startPlayer]?.name ?? '' },
-    { label: 'Bills in deck', value: state.deck.length },
-    ...(state.options.chaserDice ? [{ label: 'Chasers spent', value: state.setAside.filter((d) => d.colour === CHASER_COLOUR).length }] : []),
-    ...(state.twoCasinos.length > 0 ? [{ label: '2-Casinos', value: state.twoCasinos.map((s) => state.players[s]?.name ?? '').join(', '), state: 'active' as const }] : []),
-    ...(state.mode !== 'standard' ? [{ label: 'Dice left to throw', value: state.pool.reduce((a, b) => a + b, 0) + state.groups.reduce((a, g) => a + g.reduce((x, y) => x + y, 0), 0) }] : []),
+    { id: 'round', label: 'Round', value: `${state.round} of ${roundsOf(state)}`, valueSay: valueSay('of', { number: state.round, of: roundsOf(state) }) },
+    { id: 'turn', label: 'Turn', value: over ? '-' : name, ...(over || typeof who === 'string' ? {} : { valueSay: who }) },
+    { id: 'startPlayer', label: 'Start player', value: state.players[state.startPlayer]?.name ?? '' },
+    { id: 'billsInDeck', label: 'Bills in deck', value: state.deck.length },
+    ...(state.options.chaserDice ? [{ id: 'chasersSpent', label: 'Chasers spent', value: state.setAside.filter((d) => d.colour === CHASER_COLOUR).length }] : []),
+    ...(state.twoCasinos.length > 0 ? [{ id: 'twoCasinos', label: '2-Casinos', value: state.twoCasinos.map((s) => state.players[s]?.name ?? '').join(', '), state: 'active' as const }] : []),
+    ...(state.mode !== 'standard' ? [{ id: 'diceLeft', label: 'Dice left to throw', value: state.pool.reduce((a, b) => a + b, 0) + state.groups.reduce((a, g) => a + g.reduce((x, y) => x + y, 0), 0) }] : []),
   ];
   const colourPanel =
     state.mode === 'standard'
       ? []
       : [
           {
-            id: 'colours',
+            id: state.mode === 'solo' ? 'opponentColours' : 'colourBills',
             label: state.mode === 'solo' ? 'Opponent colours' : 'Bills won by colour',
-            items: Object.entries(state.colourBills).map(([colour, ids]) => ({ label: colour, value: dollars(moneyOf(ids)) })),
+            items: Object.entries(state.colourBills).map(([colour, ids]) => ({ id: 'colour', label: colour, params: { colour: colourWord(colour) }, value: dollars(moneyOf(ids)) })),
           },
         ];
   const last = state.lastPayouts.filter((p) => p.colour !== null);
@@ -1465,12 +1491,13 @@ export function lasVegasBoard(state: LasVegasState): LasVegasBoard {
     kind: 'table',
     lasVegas: boardData(state, cash),
     status,
+    say,
     current: over ? null : state.current,
     dice: state.thrown,
     held: state.thrown.map(() => false),
     diceLook: state.thrown.map((v, slot) => (v === null ? null : { colour: slotColour(state, slot), size: slotSize(state, slot) })),
     columns: [
-      { id: 'colour', label: secret ? 'Colours' : 'Colour' },
+      { id: 'colour', label: 'Colour' },
       { id: 'money', label: 'Money' },
       { id: 'bills', label: 'Bills' },
       { id: 'dice', label: 'Dice left' },
@@ -1485,12 +1512,23 @@ export function lasVegasBoard(state: LasVegasState): LasVegasBoard {
       {
         id: 'billsWon',
         label: 'Bills won',
-        items: state.players.map((p) => ({ label: p.name, value: p.bills.map(billLabel).join(', ') })),
+        items: state.players.map((p) => ({ id: 'seat', label: p.name, params: { name: p.name }, value: p.bills.map(billLabel).join(', ') })),
       },
       {
         id: 'lastPayouts',
         label: 'Last scoring',
         items: last.map((p) => ({
+          id: 'payout',
+          params: {
+            place: p.casino === 0 ? gameValue(G, 'round') : p.casino === SLOT_MACHINE ? gameValue(G, 'slotMachine') : gameValue(G, 'casinoTitle', { number: p.casino }),
+            payee:
+              p.seat === null
+                ? whiteIsNeutral(state) && p.colour === NEUTRAL_COLOUR
+                  ? gameValue(G, 'neutral', { colour: colourWord(p.colour) })
+                  : colourWord(p.colour ?? '')
+                : (state.players[p.seat]?.name ?? ''),
+          },
+          valueSay: billSay(p.bill),
           label: `${p.casino === 0 ? 'Round' : p.casino === SLOT_MACHINE ? 'Slot machine' : `Casino ${p.casino}`}: ${p.seat === null ? `${p.colour}${whiteIsNeutral(state) && p.colour === NEUTRAL_COLOUR ? ' (neutral)' : ''}` : (state.players[p.seat]?.name ?? '')}`,
           value: billLabel(p.bill),
         })),

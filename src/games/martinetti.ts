@@ -11,6 +11,7 @@ import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { readRoll, show, sum } from './three-dice-common.js';
+import { gameSay, gameValue, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -136,10 +137,20 @@ function board(state: MartinettiState): TableBoard {
     state.winner !== null
       ? `Game over: ${name(state.winner)} wins`
       : `${name(state.current)}: throw for ${where(state.players[state.current] as MartinettiPlayer)}`;
+  const G = 'martinetti';
+  const whereSay = (p: MartinettiPlayer) => {
+    const t = path[p.crossed];
+    return t === undefined ? gameValue(G, 'home') : gameValue(G, p.crossed <= top ? 'up' : 'back', { square: t });
+  };
+  const say =
+    state.winner !== null
+      ? winnersSay([name(state.winner)])
+      : gameSay(G, 'throwFor', { name: name(state.current), square: whereSay(state.players[state.current] as MartinettiPlayer) });
   const me = state.players[state.winner ?? state.current] as MartinettiPlayer;
   return {
     kind: 'table',
     status,
+    say,
     current: state.winner === null ? state.current : null,
     dice: state.dice,
     held: [false, false, false],
@@ -152,13 +163,28 @@ function board(state: MartinettiState): TableBoard {
       {
         id: 'track',
         label: `Track of ${me.name}`,
+        params: { name: me.name },
         items: path.map((sq, i) => ({
+          id: 'square',
           label: String(sq),
+          params: { square: sq },
           value: i <= top ? 'up' : 'back',
+          valueSay: gameValue(G, i <= top ? 'upward' : 'backward'),
           state: i < me.crossed ? ('closed' as const) : i === me.crossed ? ('active' as const) : ('open' as const),
         })),
       },
-      ...(state.dice[0] !== null ? [{ id: 'last', label: 'Last throw', items: [{ label: martinettiReachable(state.dice as number[]).join(', '), value: last }] }] : []),
+      ...(state.dice[0] !== null ? [{ id: 'last', label: 'Last throw', items: [
+                {
+                  id: 'reachable',
+                  label: martinettiReachable(state.dice as number[]).join(', '),
+                  params: { squares: martinettiReachable(state.dice as number[]).join(', ') },
+                  value: last,
+                  valueSay: state.lastCrossed.length > 0 ? gameValue(G, 'crossed', { squares: state.lastCrossed.join(', ') }) : gameValue(G, 'crossedNothing'),
+                },
+              ],
+            },
+          ]
+        : []),
     ],
   };
 }

@@ -190,7 +190,7 @@ const engine = scorecardEngine<MaxiCategory, MaxiYatzyOptions, MaxiYatzyState>({
     {
       id: 'savedThrows',
       label: 'Saved throws',
-      items: s.players.map((p, i) => ({ label: p.name, value: s.savedThrows[i] ?? 0, state: i === s.current && !s.over ? ('active' as const) : undefined })),
+      items: s.players.map((p, i) => ({ id: 'seat', label: p.name, params: { name: p.name }, value: s.savedThrows[i] ?? 0, state: i === s.current && !s.over ? ('active' as const) : undefined })),
     },
   ],
   goodEnough: 30,

@@ -7,9 +7,10 @@
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { invalid } from './types.js';
-import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { actionType, checkThrow, gameOver, nextSeat, unknownAction } from './small-dice-common.js';
+import { boardSay, gameSay, gameValue, valueSay, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Ranking of a throw
@@ -240,10 +241,20 @@ function board(state: MexicoState): TableBoard {
   } else {
     status = `${name}: ${throwText(me.last)}; throw again (${limit - me.throws} left) or stop`;
   }
+  let say: BoardText;
+  if (state.over) {
+    const winner = state.players.find((p) => p.lives > 0);
+    say = winner ? winnersSay([winner.name]) : gameSay('mexico', 'allOut');
+  } else if (me === undefined || me.last === null) {
+    say = boardSay('throwBothDice', { name });
+  } else {
+    say = gameSay('mexico', 'againOrStop', { name, throw: throwText(me.last), count: limit - me.throws });
+  }
   const lr = state.lastRound;
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: [false, false],
@@ -262,11 +273,16 @@ function board(state: MexicoState): TableBoard {
         id: 'round',
         label: 'Round',
         items: [
-          { label: 'Round', value: state.round },
-          { label: 'Started by', value: state.players[state.starter]?.name ?? '' },
-          { label: 'Throws allowed', value: limit },
-          { label: 'Mexico thrown', value: state.mexicoThrown ? 'yes' : 'no', ...(state.mexicoThrown ? { state: 'highlight' as const } : {}) },
-          { label: 'Lowest loses', value: livesText(state.mexicoThrown ? state.options.mexicoPenalty : 1) },
+          { id: 'round', label: 'Round', value: state.round },
+          { id: 'startedBy', label: 'Started by', value: state.players[state.starter]?.name ?? '' },
+          { id: 'throwsAllowed', label: 'Throws allowed', value: limit },
+          { id: 'mexicoThrown', label: 'Mexico thrown', value: state.mexicoThrown ? 'yes' : 'no', valueSay: valueSay(state.mexicoThrown ? 'yes' : 'no'), ...(state.mexicoThrown ? { state: 'highlight' as const } : {}) },
+          {
+            id: 'lowestLoses',
+            label: 'Lowest loses',
+            value: livesText(state.mexicoThrown ? state.options.mexicoPenalty : 1),
+            valueSay: gameValue('mexico', 'lives', { count: state.mexicoThrown ? state.options.mexicoPenalty : 1 }),
+          },
         ],
       },
       {
@@ -277,9 +293,9 @@ function board(state: MexicoState): TableBoard {
             ? []
             : [
                 ...lr.results.flatMap((r, i) =>
-                  r === null ? [] : [{ label: state.players[i]?.name ?? '', value: throwText(r), ...(lr.losers.includes(i) ? { state: 'active' as const } : {}) }],
+                  r === null ? [] : [{ id: 'seat', label: state.players[i]?.name ?? '', params: { name: state.players[i]?.name ?? '' }, value: throwText(r), ...(lr.losers.includes(i) ? { state: 'active' as const } : {}) }],
                 ),
-                { label: 'Lives lost', value: lr.livesLost },
+                { id: 'livesLost', label: 'Lives lost', value: lr.livesLost },
               ],
       },
     ],

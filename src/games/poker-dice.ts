@@ -8,9 +8,10 @@
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { invalid } from './types.js';
-import type { BoardPanel, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { BoardText, BoardPanel, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkDieIndices, checkRollValues, faceCounts, isDieValue, showValue } from './yatzy-family-common.js';
+import { gameSay, gameValue, valueSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Hands
@@ -344,17 +345,24 @@ function board(state: PokerDiceState): TableBoard {
   } else {
     status = `${name}: keep dice and throw again, or stand`;
   }
+  let say: BoardText;
+  if (state.phase === 'over') {
+    const r = pokerDice.result(state) as GameResult;
+    say = gameSay('poker-dice', r.winners.length > 1 ? 'overShared' : 'over', { names: r.winners.map((w) => state.players[w]?.name ?? '') });
+  } else if (state.phase === 'start') say = gameSay('poker-dice', 'start', { name });
+  else if (state.throwsTaken === 0) say = state.turn > 0 && o.throwCapFromLeader ? gameSay('poker-dice', 'handAtMost', { name, count: limit }) : gameSay('poker-dice', 'hand', { name });
+  else say = gameSay('poker-dice', 'keepOrStand', { name });
   const best = state.lastHand?.best ?? [];
   const panels: BoardPanel[] = [
     {
       id: 'round',
       label: 'Round',
       items: [
-        { label: 'Round', value: state.round },
-        { label: 'First player', value: state.phase === 'start' ? null : (state.players[state.leader]?.name ?? null) },
-        { label: 'Throw', value: state.phase === 'hand' ? `${state.throwsTaken} of ${limit}` : null },
-        ...(state.replay ? [{ label: 'Tie', value: 'replaying the hand', state: 'active' as const }] : []),
-        { label: 'To win', value: `${o.roundsToWin} rounds` },
+        { id: 'round', label: 'Round', value: state.round },
+        { id: 'firstPlayer', label: 'First player', value: state.phase === 'start' ? null : (state.players[state.leader]?.name ?? null) },
+        { id: 'throw', label: 'Throw', value: state.phase === 'hand' ? `${state.throwsTaken} of ${limit}` : null, valueSay: valueSay('of', { number: state.throwsTaken, of: limit }) },
+        ...(state.replay ? [{ id: 'tie', label: 'Tie', value: 'replaying the hand', valueSay: gameValue('poker-dice', 'replaying'), state: 'active' as const }] : []),
+        { id: 'toWin', label: 'To win', value: `${o.roundsToWin} rounds`, valueSay: gameValue('poker-dice', 'rounds', { count: o.roundsToWin }) },
       ],
     },
   ];
@@ -362,7 +370,7 @@ function board(state: PokerDiceState): TableBoard {
     panels.push({
       id: 'start',
       label: 'Throw for the start',
-      items: state.players.map((p, i) => ({ label: p.name, value: state.startThrows[i] ?? null, state: state.order.includes(i) ? 'active' : undefined })),
+      items: state.players.map((p, i) => ({ id: 'seat', label: p.name, params: { name: p.name }, value: state.startThrows[i] ?? null, state: state.order.includes(i) ? 'active' : undefined })),
     });
   }
   if (state.lastHand) {
@@ -370,15 +378,17 @@ function board(state: PokerDiceState): TableBoard {
     panels.push({
       id: 'lastHand',
       label: `Last hand (round ${last.round})`,
+      params: { round: last.round },
       items: state.players.flatMap((p, i) => {
         const h = last.hands[i];
-        return h ? [{ label: p.name, value: describePokerHand(h, o), state: best.includes(i) ? ('highlight' as const) : undefined }] : [];
+        return h ? [{ id: 'seat', label: p.name, params: { name: p.name }, value: describePokerHand(h, o), state: best.includes(i) ? ('highlight' as const) : undefined }] : [];
       }),
     });
   }
   return {
     kind: 'table',
     status,
+    say,
     current: seat,
     dice: state.dice,
     held: state.held,

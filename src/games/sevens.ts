@@ -8,9 +8,10 @@
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { invalid } from './types.js';
-import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkRoll, fillSlots, gameOver, highest, isDieValue, show } from './push-luck-common.js';
+import { gameSay, valueSay, winnersSay } from './board-text.js';
 
 export const DICE_COUNT = 6;
 
@@ -269,10 +270,19 @@ function board(state: SevensState): TableBoard {
     const left = liveSlots(state).length;
     status = `${name}: stop at ${state.turnScore} or throw ${left} ${left === 1 ? 'die' : 'dice'} again (${cap - state.throws} left)`;
   }
+  let say: BoardText;
+  if (state.over) {
+    const r = sevens.result(state);
+    const names = (r?.winners ?? []).map((i) => state.players[i]?.name ?? '');
+    say = winnersSay(names, Math.max(...(r?.scores ?? [0])));
+  } else if (state.phase === 'starter') say = gameSay('sevens', 'starter', { name });
+  else if (state.throws === 0) say = gameSay('sevens', 'throwSix', { name, count: cap });
+  else say = gameSay('sevens', 'stopOrAgain', { name, score: state.turnScore, dice: { key: 'board.values.dice', params: { count: liveSlots(state).length } }, count: cap - state.throws });
   const o = state.options;
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: state.removed,
@@ -291,18 +301,23 @@ function board(state: SevensState): TableBoard {
         id: 'round',
         label: 'Round',
         items: [
-          { label: 'Round', value: o.targetScore > 0 ? `${state.round} (to ${o.targetScore})` : `${state.round} of ${o.rounds}` },
-          { label: 'First player', value: state.phase === 'play' ? (state.players[state.leader]?.name ?? null) : null },
-          { label: 'Throw limit', value: state.phase === 'play' ? cap : null, state: 'highlight' },
-          { label: 'Throws', value: state.throws },
+          {
+            id: 'round',
+            label: 'Round',
+            value: o.targetScore > 0 ? `${state.round} (to ${o.targetScore})` : `${state.round} of ${o.rounds}`,
+            valueSay: o.targetScore > 0 ? valueSay('to', { number: state.round, to: o.targetScore }) : valueSay('of', { number: state.round, of: o.rounds }),
+          },
+          { id: 'firstPlayer', label: 'First player', value: state.phase === 'play' ? (state.players[state.leader]?.name ?? null) : null },
+          { id: 'throwLimit', label: 'Throw limit', value: state.phase === 'play' ? cap : null, state: 'highlight' },
+          { id: 'throws', label: 'Throws', value: state.throws },
         ],
       },
       {
         id: 'sevens',
         label: 'Sevens removed',
         items: [
-          ...state.lastGroups.map((g) => ({ label: g.join('+'), value: 7, state: 'closed' as const })),
-          { label: 'Last turn', value: state.last },
+          ...state.lastGroups.map((g) => ({ id: 'group', label: g.join('+'), params: { dice: g.join('+') }, value: 7, state: 'closed' as const })),
+          { id: 'lastTurn', label: 'Last turn', value: state.last },
         ],
       },
     ],

@@ -7,9 +7,10 @@
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { invalid } from './types.js';
-import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { bestSeats, pick, readRoll, show, sum } from './three-dice-common.js';
+import { gameSay, valueSay } from './board-text.js';
 
 export const SHUT_BOXES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
 /** Penalty with every box open. */
@@ -266,16 +267,30 @@ function board(state: ShutTheBoxState): TableBoard {
     const winners = (r?.winners ?? []).map((i) => state.players[i]?.name ?? '');
     status = winners.length === 0 ? 'Game over: tie, nobody wins' : `Game over: ${winners.join(' and ')} ${winners.length > 1 ? 'win' : 'wins'}`;
   } else if (state.phase === 'close') {
-    status = `${name}: close ${currentCloses(state).boxes.map((c) => c.join(' and ')).join(', or ')}`;
+    // One way to close as its boxes joined by '+' ("1+2 or 3"): a list of lists in words would read as one list.
+    status = `${name}: close ${new Intl.ListFormat('en-GB', { type: 'disjunction' }).format(currentCloses(state).boxes.map((c) => c.join('+')))}`;
   } else if (shutOneDieUnlocked(state.open, state.options)) {
     status = `${name}: throw ${state.oneDie ? 'one die' : 'two dice'} (one die allowed)`;
   } else {
     status = `${name}: throw two dice`;
   }
+  let say: BoardText;
+  if (state.over) {
+    const r = shutTheBox.result(state);
+    const winners = (r?.winners ?? []).map((i) => state.players[i]?.name ?? '');
+    say = winners.length === 0 ? gameSay('shut-the-box', 'tie') : gameSay('shut-the-box', winners.length > 1 ? 'overShared' : 'over', { names: winners });
+  } else if (state.phase === 'close') {
+    say = gameSay('shut-the-box', 'close', { name, boxes: { anyOf: currentCloses(state).boxes.map((c) => c.join('+')) } });
+  } else if (shutOneDieUnlocked(state.open, state.options)) {
+    say = gameSay('shut-the-box', state.oneDie ? 'throwOneAllowed' : 'throwTwoOneAllowed', { name });
+  } else {
+    say = gameSay('shut-the-box', 'throwTwo', { name });
+  }
   const last = state.last;
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: [false, false],
@@ -285,14 +300,14 @@ function board(state: ShutTheBoxState): TableBoard {
     ],
     players: state.players.map((p) => ({ name: p.name, values: { total: p.total, turns: p.penalties.join(', ') }, out: false })),
     panels: [
-      { id: 'boxes', label: 'Boxes', items: SHUT_BOXES.map((b) => ({ label: String(b), state: state.open.includes(b) ? ('open' as const) : ('closed' as const) })) },
+      { id: 'boxes', label: 'Boxes', items: SHUT_BOXES.map((b) => ({ id: 'box', label: String(b), params: { number: b }, state: state.open.includes(b) ? ('open' as const) : ('closed' as const) })) },
       {
         id: 'turn',
         label: 'Turn',
         items: [
-          { label: 'Round', value: `${state.round} of ${state.options.rounds}` },
-          { label: 'Open boxes total', value: shutPenalty(state.open) },
-          ...(last ? [{ label: `Last turn (${state.players[last.player]?.name ?? ''})`, value: last.penalty }] : []),
+          { id: 'round', label: 'Round', value: `${state.round} of ${state.options.rounds}`, valueSay: valueSay('of', { number: state.round, of: state.options.rounds }) },
+          { id: 'openTotal', label: 'Open boxes total', value: shutPenalty(state.open) },
+          ...(last ? [{ id: 'lastTurnOf', label: `Last turn (${state.players[last.player]?.name ?? ''})`, params: { name: state.players[last.player]?.name ?? '' }, value: last.penalty }] : []),
         ],
       },
     ],

@@ -12,6 +12,7 @@ import { invalid } from './types.js';
 import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { readRoll, show } from './three-dice-common.js';
+import { gameSay, winnersSay } from './board-text.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -133,9 +134,17 @@ function board(state: SlamState): TableBoard {
     : state.slam === null
       ? `${me.name}: throw one die for the slam number`
       : `${me.name}: throw for ${state.slam}s (${me.score} of ${state.options.target})`;
+  const say = state.over
+    ? state.loser !== null
+      ? gameSay('slam', 'loses', { name: nameOf(state, state.loser) })
+      : winnersSay([nameOf(state, first)])
+    : state.slam === null
+      ? gameSay('slam', 'slamNumber', { name: me.name })
+      : gameSay('slam', 'throwFor', { name: me.name, face: state.slam, score: me.score, target: state.options.target });
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: [false, false, false],
@@ -153,9 +162,9 @@ function board(state: SlamState): TableBoard {
         id: 'slam',
         label: 'Slam',
         items: [
-          { label: 'Slam number', value: state.slam, state: 'highlight' },
-          { label: 'Target', value: state.options.target },
-          ...(state.log ? [{ label: 'Last', value: state.log }] : []),
+          { id: 'slamNumber', label: 'Slam number', value: state.slam, state: 'highlight' },
+          { id: 'target', label: 'Target', value: state.options.target },
+          ...(state.log ? [{ id: 'last', label: 'Last', value: state.log }] : []),
         ],
       },
     ],

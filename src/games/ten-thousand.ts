@@ -7,9 +7,10 @@
  * Pure module: plain JSON state, dice values arrive in `roll` actions.
  */
 import { invalid } from './types.js';
-import type { DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
+import type { BoardText, DiceRequest, GameDef, GameResult, InvalidAction, OptionSpec, RollAction, TableBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { checkIndices, checkRoll, faceCounts, fillSlots, gameOver, highest, isDieValue, show, sum } from './push-luck-common.js';
+import { gameSay, gameValue, valueSay, winnersSay } from './board-text.js';
 
 export const DICE_COUNT = 6;
 const ALL_SLOTS = [0, 1, 2, 3, 4, 5] as const;
@@ -387,23 +388,37 @@ function board(state: TenThousandState): TableBoard {
   else if (state.phase === 'keep') status = `${name}: set aside scoring dice (turn total ${state.turnTotal})`;
   else if (canBank(state)) status = `${name}: bank ${state.turnTotal} or throw ${free} dice`;
   else status = `${name}: throw ${free} dice (${state.turnTotal} cannot be banked yet)`;
+  let say: BoardText;
+  if (state.over) {
+    const r = tenThousand.result(state);
+    const names = (r?.winners ?? []).map((w) => state.players[w]?.name ?? '');
+    say = winnersSay(names, Math.max(...(r?.scores ?? [0])));
+  } else if (state.phase === 'throw') say = gameSay('ten-thousand', 'throwSix', { name });
+  else if (state.phase === 'keep') say = gameSay('ten-thousand', 'setAside', { name, score: state.turnTotal });
+  else if (canBank(state)) say = gameSay('ten-thousand', 'bankOrThrow', { name, score: state.turnTotal, count: free });
+  else say = gameSay('ten-thousand', 'throwNoBank', { name, score: state.turnTotal, count: free });
   const panels: TableBoard['panels'][number][] = [
     {
       id: 'turn',
       label: 'Turn',
       items: [
-        { label: 'Round', value: state.round },
-        { label: 'Turn total', value: state.turnTotal, state: 'highlight' },
-        { label: 'Throws', value: state.throws },
-        { label: 'Last turn', value: state.last },
+        { id: 'round', label: 'Round', value: state.round },
+        { id: 'turnTotal', label: 'Turn total', value: state.turnTotal, state: 'highlight' },
+        { id: 'throws', label: 'Throws', value: state.throws },
+        { id: 'lastTurn', label: 'Last turn', value: state.last },
       ],
     },
     {
       id: 'target',
       label: 'Target',
       items: [
-        { label: 'Target', value: o.target },
-        { label: 'Last round', value: state.endTriggeredBy === null ? 'not yet' : `${state.players[state.endTriggeredBy]?.name ?? ''} reached the target` },
+        { id: 'target', label: 'Target', value: o.target },
+        {
+          id: 'lastRound',
+          label: 'Last round',
+          value: state.endTriggeredBy === null ? 'not yet' : `${state.players[state.endTriggeredBy]?.name ?? ''} reached the target`,
+          valueSay: state.endTriggeredBy === null ? gameValue('ten-thousand', 'notYet') : gameValue('ten-thousand', 'reached', { name: state.players[state.endTriggeredBy]?.name ?? '' }),
+        },
       ],
     },
   ];
@@ -412,15 +427,16 @@ function board(state: TenThousandState): TableBoard {
       id: 'break',
       label: 'Break',
       items: [
-        { label: 'Holder', value: state.breakHolder === null ? null : (state.players[state.breakHolder]?.name ?? null), state: 'active' },
-        { label: 'Record turn', value: state.breakBest },
-        { label: 'Paid', value: state.breakPaid ? 'yes' : 'no' },
+        { id: 'holder', label: 'Holder', value: state.breakHolder === null ? null : (state.players[state.breakHolder]?.name ?? null), state: 'active' },
+        { id: 'recordTurn', label: 'Record turn', value: state.breakBest },
+        { id: 'paid', label: 'Paid', value: state.breakPaid ? 'yes' : 'no', valueSay: valueSay(state.breakPaid ? 'yes' : 'no') },
       ],
     });
   }
   return {
     kind: 'table',
     status,
+    say,
     current: state.over ? null : state.current,
     dice: state.dice,
     held: state.held,

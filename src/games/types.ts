@@ -152,22 +152,46 @@ export interface DiceNeed {
   readonly note?: string;
 }
 
+/** A parameter of a board's words: a name or number, a list ("Ann and Ben"), alternatives ("6 and 3 or 9"), or a text of its own. */
+export type BoardValue = string | number | readonly BoardValue[] | { readonly anyOf: readonly BoardValue[] } | BoardText;
+
+/** Words for the page to put in its own language: a text key (src/api/public/i18n/*.json) and its parameters. */
+export interface BoardText {
+  readonly key: string;
+  readonly params: Readonly<Record<string, BoardValue>>;
+}
+
+/** One thing in a panel: a tile, a count, a name with its value. */
+export interface BoardItem {
+  /** Stable within its panel (items of a list may share one): the page words the label by `games.<game>.items.<id>`, else `board.items.<id>`. */
+  readonly id: string;
+  /** The label in English (the API's, the history's). */
+  readonly label: string;
+  /** The variable parts of the label (a name, a number), for the page's words. */
+  readonly params?: Readonly<Record<string, BoardValue>>;
+  readonly value?: string | number | null;
+  /** The value in words, where it is words rather than a name or number (a bid, "yes"); `value` is its English. */
+  readonly valueSay?: BoardText;
+  /** How to draw the item: an open or closed tile, the active bid, a highlighted value. */
+  readonly state?: 'open' | 'closed' | 'active' | 'highlight';
+}
+
 /** A labelled group of things on the scoreboard: tiles, the pot, the bid, counters... */
 export interface BoardPanel {
+  /** The page words the label by `games.<game>.panels.<id>`, else `board.panels.<id>`. */
   readonly id: string;
   readonly label: string;
-  readonly items: ReadonlyArray<{
-    readonly label: string;
-    readonly value?: string | number | null;
-    /** How to draw the item: an open or closed tile, the active bid, a highlighted value. */
-    readonly state?: 'open' | 'closed' | 'active' | 'highlight';
-  }>;
+  /** The variable parts of the label ("Last hand (round 3)"). */
+  readonly params?: Readonly<Record<string, BoardValue>>;
+  readonly items: readonly BoardItem[];
 }
 
 /** What every board shows besides its game-specific part. */
 interface BoardCommon {
   /** One line for the room: whose turn and what they must do ("Ann: throw to beat 5-2"). */
   readonly status: string;
+  /** The status as a text key and parameters (`board.status.*` shared, `games.<game>.status.*`), for the page's language. */
+  readonly say: BoardText;
   /** Seat whose turn it is, or null (between rounds, game over). */
   readonly current: number | null;
   /** The dice on the table (null = not thrown yet), in slot order; secret dice are null in public views. */
@@ -192,6 +216,7 @@ export interface ScorecardBoard extends BoardCommon {
 /** Every other game: one line per player with named values (score, lives, counters...). */
 export interface TableBoard extends BoardCommon {
   readonly kind: 'table';
+  /** The page words a column by `games.<game>.columns.<id>`, else `board.columns.<id>`. */
   readonly columns: ReadonlyArray<{ readonly id: string; readonly label: string }>;
   readonly players: ReadonlyArray<{ readonly name: string; readonly values: Readonly<Record<string, string | number | null>>; readonly out: boolean }>;
 }

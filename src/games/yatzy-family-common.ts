@@ -10,6 +10,7 @@ import { invalid } from './types.js';
 import type { BoardPanel, DiceRequest, GameResult, InvalidAction, OptionSpec, RollAction, ScorecardBoard } from './types.js';
 import { checkPlayers, resolveOptions } from './setup-checks.js';
 import { isDieValue, faceCounts, show as showValue, sum as sumOf } from './dice.js';
+import { boardSay, valueSay } from './board-text.js';
 
 // Re-exported: the yatzy-family games take them from here.
 export { isDieValue, faceCounts, showValue, sumOf };
@@ -254,9 +255,17 @@ export function scorecardEngine<C extends string, O, S extends ScorecardState<C,
         : state.throwsTaken < limit
           ? `${name}: keep dice and throw again, or score a row`
           : `${name}: score a row`;
+    const say = state.over
+      ? boardSay('gameOver')
+      : state.throwsTaken === 0
+        ? boardSay('throwTheDice', { name })
+        : state.throwsTaken < limit
+          ? boardSay('keepOrScore', { name })
+          : boardSay('scoreARow', { name });
     return {
       kind: 'scorecard',
       status,
+      say,
       current: state.over ? null : state.current,
       dice: state.dice,
       held: state.held,
@@ -268,8 +277,8 @@ export function scorecardEngine<C extends string, O, S extends ScorecardState<C,
           id: 'turn',
           label: 'Turn',
           items: [
-            { label: 'Round', value: `${state.round} of ${rules.categories.length}` },
-            { label: 'Throw', value: `${state.throwsTaken} of ${limit}` },
+            { id: 'round', label: 'Round', value: `${state.round} of ${rules.categories.length}`, valueSay: valueSay('of', { number: state.round, of: rules.categories.length }) },
+            { id: 'throw', label: 'Throw', value: `${state.throwsTaken} of ${limit}`, valueSay: valueSay('of', { number: state.throwsTaken, of: limit }) },
           ],
         },
         ...(rules.panels ? rules.panels(state) : []),

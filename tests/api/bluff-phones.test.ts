@@ -82,7 +82,7 @@ describe('Bluff from the phones', () => {
     expect((await g.phone(1, { type: 'bid', position: 2, face: 6 })).statusCode).toBe(200);
     const byOperator = await g.operator({ type: 'bid', position: 3, face: 4 });
     expect(byOperator.statusCode, byOperator.body).toBe(200);
-    expect(byOperator.json().board.panels.find((p: { id: string }) => p.id === 'bids').items).toEqual([
+    expect(byOperator.json().board.panels.find((p: { id: string }) => p.id === 'bids').items).toMatchObject([
       { label: 'Ann', value: '1 × 3s' },
       { label: 'Bob', value: '1 × ★' },
       { label: 'Cid', value: '2 × 4s' },

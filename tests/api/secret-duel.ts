@@ -39,6 +39,7 @@ export const secretDuel: AnyGameDef = {
   board: (s: Duel) => ({
     kind: 'table',
     status: s.revealed ? 'Revealed' : `Seat ${s.thrown + 1} throws in secret`,
+    say: { key: 'games.secret-duel.status.throw', params: {} },
     current: s.thrown < 2 ? s.thrown : null,
     dice: s.dice,
     held: [false, false],

@@ -1,7 +1,8 @@
 /**
  * No English left on a Finnish page (issue #46): the scoreboard and the player's page, opened by a Finnish
- * browser for a scorecard game (Yatzy), Bluff with a phone, Las Vegas with a phone, and games without a feed
- * describer of their own (Ten Thousand, Drop Dead), show none of the English words of the texts whose Finnish
+ * browser for a scorecard game (Yatzy), Bluff with a phone, Las Vegas with a phone, games without a feed
+ * describer of their own (Ten Thousand, Drop Dead) and table boards (Shut the Box, Mexico: their status line,
+ * panels, items and columns, board-words.js), show none of the English words of the texts whose Finnish
  * differs. The English is read from the language files (every fixed part of a text with {parameters}), not
  * written here, so a string left unkeyed in a module shows up as its English words.
  */
@@ -113,10 +114,10 @@ describe('a Finnish page shows no English', () => {
     const screen = await scoreboard(id, (p) => poll(() => p.getByTestId('lv-casino-1').isVisible()).toBe(true));
     const bob = await phone(id, 1);
     await poll(() => bob.getByTestId('seat-actions').locator('button').count()).toBeGreaterThan(0);
-    // Keyed: the Las Vegas board's casinos, players and throw, the cards on the phone. Not yet: the game's own
-    // status line, facts beside the casinos, and the phone's table of the board (columns, panels).
-    expect(await englishOn(bob, ['#status', '#table'])).toEqual([]);
-    expect(await englishOn(screen, ['#status', '[data-testid="lv-info"]'])).toEqual([]);
+    // Keyed: the board's casinos, players, throw, status line and facts, the cards on the phone. Not yet: the
+    // values in the phone's table of the board (colour names, card names).
+    expect(await englishOn(bob, ['#table td'])).toEqual([]);
+    expect(await englishOn(screen)).toEqual([]);
     await Promise.all([bob.close(), screen.close()]);
   }, 60_000);
 
@@ -133,5 +134,21 @@ describe('a Finnish page shows no English', () => {
     const dd = await scoreboard(dropDead, (p) => poll(() => p.getByTestId('table-feed').textContent()).toContain('heitti'));
     expect(await englishOn(dd)).toEqual([]);
     await dd.close();
+  }, 60_000);
+
+  it('Shut the Box and Mexico: a table board\'s status line, panels, items and columns in Finnish', async () => {
+    const shut = await create('shut-the-box', ['Ann', 'Ben']);
+    await roll(shut, [6, 3]);
+    const page = await scoreboard(shut, (p) => poll(() => p.getByTestId('status').textContent()).toBe('Sulje 9 tai 3+6'));
+    await poll(() => page.getByTestId('panel-boxes').textContent()).toContain('Luukut');
+    expect(await page.locator('#table-board th[data-column="total"]').textContent()).toBe('Sakkopisteet');
+    expect(await englishOn(page)).toEqual([]);
+    await page.close();
+
+    const mexico = await create('mexico', ['Ann', 'Ben']);
+    await roll(mexico, [6, 5]);
+    const mx = await scoreboard(mexico, (p) => poll(() => p.getByTestId('status').textContent()).toContain('heitä uudelleen'));
+    expect(await englishOn(mx)).toEqual([]);
+    await mx.close();
   }, 60_000);
 });

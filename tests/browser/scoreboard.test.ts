@@ -195,6 +195,8 @@ const fakeGame: AnyGameDef = {
   board: (s: FakeState): TableBoard => ({
     kind: 'table',
     status: `${s.players[s.current]}: bid higher or stop`,
+    // No words of its own in the pages' texts: the page shows the English.
+    say: { key: 'games.fake.status.bidOrStop', params: { name: s.players[s.current] ?? '' } },
     current: s.current,
     dice: s.dice,
     held: s.held,
@@ -204,14 +206,14 @@ const fakeGame: AnyGameDef = {
     ],
     players: s.players.map((name, i) => ({ name, values: { lives: i === 2 ? 0 : 3 - i, bid: i === 0 ? '2 × 4' : null }, out: i === 2 })),
     panels: [
-      { id: 'tiles', label: 'Tiles', items: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ label: String(n), state: n % 3 === 0 ? ('closed' as const) : ('open' as const) })) },
-      { id: 'pot', label: 'Pot', items: [{ label: 'Chips', value: s.pot, state: 'highlight' as const }] },
+      { id: 'tiles', label: 'Tiles', items: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ id: 'tile', label: String(n), state: n % 3 === 0 ? ('closed' as const) : ('open' as const) })) },
+      { id: 'pot', label: 'Pot', items: [{ id: 'chips', label: 'Chips', value: s.pot, state: 'highlight' as const }] },
       {
         id: 'bid',
         label: 'Bid',
         items: [
-          { label: s.players[0] ?? '', value: '2 × 4' },
-          { label: s.players[1] ?? '', value: '3 × 5', state: 'active' as const },
+          { id: 'bid', label: s.players[0] ?? '', value: '2 × 4' },
+          { id: 'bid', label: s.players[1] ?? '', value: '3 × 5', state: 'active' as const },
         ],
       },
     ],

@@ -107,7 +107,7 @@ describe('turn flow', () => {
     expect(s.players.map((p) => p.counters)).toEqual([4, 4, 6]);
     expect(s.fields).toEqual([0, 0, 0, 1, 0, 0]);
     const b = table(s);
-    expect(b.panels[0]!.items[3]).toEqual({ label: 'Field 4', value: 1, state: 'closed' });
+    expect(b.panels[0]!.items[3]).toMatchObject({ label: 'Field 4', value: 1, state: 'closed' });
     expect(b.panels[1]!.items[0]!.value).toBe('Cid threw 2: took the counter back');
     expect(b.status).toBe('Ann: throw the die');
   });

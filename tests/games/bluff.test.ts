@@ -544,7 +544,7 @@ describe("the round's bids (the players' bid list)", () => {
     ]);
     expect(s.bids.at(-1)).toEqual(s.bid);
     const items = (bluff.board(s) as TableBoard).panels.find((p) => p.id === 'bids')?.items;
-    expect(items).toEqual([
+    expect(items).toMatchObject([
       { label: 'A', value: '3 × 2s' },
       { label: 'B', value: '2 × ★' },
       { label: 'C', value: '4 × 5s' },

@@ -92,7 +92,7 @@ describe('spec examples', () => {
     const b = table(s);
     expect(b.players[2]!.out).toBe(true);
     expect(b.status).toBe('Game over: Cid is bounced; Ann wins');
-    expect(b.panels[1]!.items[0]).toEqual({ label: 'Cid to Bob', value: '2 of 4 owed' });
+    expect(b.panels[1]!.items[0]).toMatchObject({ label: 'Cid to Bob', value: '2 of 4 owed' });
   });
 
   it('#6 [D] the opening throw of the game (a 1) exchanges nothing', () => {

@@ -255,7 +255,7 @@ describe('turns and rounds', () => {
     expect(b.dice).toEqual([1, 1, 2, 2, 3, 3, 4, 5]);
     expect(b.panels.map((p) => p.id)).toEqual(['round', 'casino1', 'casino2', 'casino3', 'casino4', 'casino5', 'casino6', 'billsWon', 'lastPayouts']);
     s = step(s, place(2));
-    expect(lasVegas.board(s).panels[2]!.items).toContainEqual({ label: 'red', value: 2 });
+    expect(lasVegas.board(s).panels[2]!.items).toContainEqual({ id: 'colour', label: 'red', params: { colour: { key: 'common.diceLooks.red', params: {} } }, value: 2 });
   });
   it('the board gives each thrown die its colour and size, and each player\'s bills won', () => {
     let s = lasVegas.setup(names(2), { bigDice: true, chaserDice: true, neutralDice: true });
@@ -501,7 +501,7 @@ describe('module bigDice (spec 3.5)', () => {
     expect(lasVegas.dice.sizes).toEqual(['normal', 'big']);
     s = step(step(s, roll(3, 3, 1, 1, 1, 2, 4, 5)), place(3));
     expect(s.casinos[2]!.dice).toEqual([{ ...big('red', 0), big: true }, { colour: 'red', seat: 0, slot: 1 }]);
-    expect(lasVegas.board(s).panels[3]!.items).toContainEqual({ label: 'red', value: 3 });
+    expect(lasVegas.board(s).panels[3]!.items).toContainEqual({ id: 'colour', label: 'red', params: { colour: { key: 'common.diceLooks.red', params: {} } }, value: 3 });
     expect(lasVegas.setup(names(7), { bigDice: true, extraPlayerDice: true }).players).toHaveLength(7);
     expect(() => lasVegas.setup(names(8), { bigDice: true, extraPlayerDice: true })).toThrow(/2 to 7 players/);
   });
@@ -527,7 +527,7 @@ describe('module chaserDice (spec 3.6, LV-9)', () => {
     expect(casinoCounts(s.casinos[4]!)).toEqual({ green: 2, red: 2 });
     expect(s.setAside).toEqual([{ colour: 'purple', seat: 0, slot: 7 }]);
     expect(s.players[1]!.hand).toEqual([2]);
-    expect(lasVegas.board(s).panels[0]!.items).toContainEqual({ label: 'Chasers spent', value: 1 });
+    expect(lasVegas.board(s).panels[0]!.items).toContainEqual({ id: 'chasersSpent', label: 'Chasers spent', value: 1 });
   });
   it('#11 a lone chaser placed on an empty casino has no effect and is spent', () => {
     let s = lastDie(2, {}, { chaserDice: true, rounds: 2 });
@@ -686,6 +686,6 @@ describe('serialisation and replay', () => {
     expect(view.deck.every((b) => b === null)).toBe(true);
     expect(view.deck.length).toBe(s.deck.length);
     expect({ ...view, deck: s.deck, options: s.options }).toEqual(s);
-    expect(lasVegas.board(lasVegas.playerView(s, null)).panels[0]!.items).toContainEqual({ label: 'Bills in deck', value: s.deck.length });
+    expect(lasVegas.board(lasVegas.playerView(s, null)).panels[0]!.items).toContainEqual({ id: 'billsInDeck', label: 'Bills in deck', value: s.deck.length });
   });
 });

@@ -227,7 +227,7 @@ describe('turn flow', () => {
     expect(s.dice).toEqual([6, 1, 3, 4, 2, 2]);
     const b = sevens.board(s);
     expect(b.status).toBe('Ann: stop at 4 or throw 2 dice again (1 left)');
-    expect(b.panels.find((p) => p.id === 'sevens')?.items[0]).toEqual({ label: '3+4', value: 7, state: 'closed' });
+    expect(b.panels.find((p) => p.id === 'sevens')?.items[0]).toMatchObject({ label: '3+4', value: 7, state: 'closed' });
   });
 
   it('refuses wrong counts, bad values, unknown actions and moves after the end', () => {

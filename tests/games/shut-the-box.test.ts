@@ -210,7 +210,7 @@ describe('turn flow', () => {
     expect(shutTheBox.legalActions(s)).toEqual([]);
     s = step(s, roll(1, 2));
     expect(shutTheBox.diceRequest(s)).toBeNull();
-    expect(shutTheBox.board(s).status).toBe('ann: close 3, or 1 and 2');
+    expect(shutTheBox.board(s).status).toBe('ann: close 3 or 1+2');
     s = step(s, close(3));
     s = step(s, roll(6, 6));
     expect(shutTheBox.diceRequest(s)?.player).toBe(1);

@@ -4,6 +4,7 @@
 // steppers (count, face) and buttons in plain words.
 import { PIPS, h, s } from './dom.js';
 import { t } from './i18n.js';
+import { itemLabel, itemValue, panelLabel } from './board-words.js';
 
 /** Every text of these screens, in one place: the words are in i18n/*.json under `bluff`. */
 export const TEXT = {
@@ -117,19 +118,19 @@ export function bidBoard(game) {
     'section',
     { class: 'bluff-bids', 'data-testid': 'bluff-bids' },
     h('h2', {}, bluff ? TEXT.bidNow : TEXT.claimNow),
-    h('p', { class: 'bid-now', 'data-testid': 'bid-now' }, standing ? TEXT.bidBy(standing.value, standing.label) : bluff ? TEXT.noBid : TEXT.noClaim),
+    h('p', { class: 'bid-now', 'data-testid': 'bid-now' }, standing ? TEXT.bidBy(itemValue(game, standing), standing.label) : bluff ? TEXT.noBid : TEXT.noClaim),
     history.length
       ? [
           h('h2', {}, bluff ? TEXT.bidsThisRound : TEXT.claimsThisRound),
-          h('ol', { class: 'bid-list', 'data-testid': 'bid-list' }, history.map((item) => h('li', {}, h('span', { class: 'bidder' }, item.label), ' ', h('span', { class: 'bid' }, String(item.value))))),
+          h('ol', { class: 'bid-list', 'data-testid': 'bid-list' }, history.map((item) => h('li', {}, h('span', { class: 'bidder' }, item.label), ' ', h('span', { class: 'bid' }, String(itemValue(game, item)))))),
         ]
       : null,
     challenge
       ? h(
           'details',
           { class: 'last-challenge', 'data-testid': 'last-challenge' },
-          h('summary', {}, challenge.label),
-          h('dl', {}, challenge.items.flatMap((item) => [h('dt', {}, item.label), h('dd', {}, String(item.value ?? '—'))])),
+          h('summary', {}, panelLabel(game, challenge)),
+          h('dl', {}, challenge.items.flatMap((item) => [h('dt', {}, itemLabel(game, item)), h('dd', {}, String(itemValue(game, item) ?? '—'))])),
         )
       : null,
   );

@@ -5,11 +5,12 @@ import { $, h } from './dom.js';
 import { t, tOr } from './i18n.js';
 import { isBluffing } from './bluff-ui.js';
 import { isOver } from './game-view.js';
+import { columnLabel, itemLabel, itemValue, panelLabel, statusLine } from './board-words.js';
 
-/** The first panel item labelled "Round", for the top bar. */
+/** The first panel item that is the round (its id), for the top bar. */
 export function roundItem(board) {
   for (const panel of board.panels ?? []) {
-    for (const item of panel.items ?? []) if (/^round$/i.test(item.label) && item.value !== null && item.value !== undefined && item.value !== '') return item;
+    for (const item of panel.items ?? []) if (item.id === 'round' && item.value !== null && item.value !== undefined && item.value !== '') return item;
   }
   return null;
 }
@@ -29,8 +30,8 @@ function rowName(game, row) {
 }
 
 /** The status without the leading "Name: " when the name is shown above it. */
-function statusText(board, name) {
-  const status = String(board.status ?? '');
+function statusText(game, name) {
+  const status = statusLine(game, game.board);
   if (name && status.startsWith(`${name}: `)) {
     const rest = status.slice(name.length + 2);
     return rest.charAt(0).toUpperCase() + rest.slice(1);
@@ -140,7 +141,7 @@ export function renderTable(game) {
       'tr',
       {},
       h('th', { class: 'label-col', scope: 'col' }, t('scoreboard.player')),
-      columns.map((c) => h('th', { scope: 'col', class: 'value-col', 'data-column': c.id }, c.label)),
+      columns.map((c) => h('th', { scope: 'col', class: 'value-col', 'data-column': c.id }, columnLabel(game, c))),
     ),
   );
   const body = h(
@@ -183,7 +184,7 @@ export function renderTurn(game) {
   cp.hidden = !player;
   cp.dataset.index = player ? String(b.current) : '';
   const status = $('status');
-  status.textContent = statusText(b, player?.name);
+  status.textContent = statusText(game, player?.name);
   status.classList.toggle('alone', !player);
 }
 
@@ -209,15 +210,16 @@ export function renderPanels(game) {
       return h(
         'section',
         { class: `board-panel${tiles ? ' tiles' : ''}`, 'data-testid': `panel-${panel.id}`, 'data-panel': panel.id },
-        h('div', { class: 'panel-label' }, panel.label),
+        h('div', { class: 'panel-label' }, panelLabel(game, panel)),
         h(
           'div',
           { class: 'panel-items' },
           panel.items.map((item, i) => {
             const hasValue = item.value !== null && item.value !== undefined && item.value !== '';
             const attrs = { class: `item${item.state ? ` ${item.state}` : ''}`, 'data-testid': `panel-${panel.id}-${i}`, 'data-state': item.state ?? '' };
-            if (tiles) return h('div', { ...attrs, class: `${attrs.class} tile`, title: `${item.label}: ${item.state}` }, h('span', { class: 'tile-label' }, item.label), hasValue ? h('span', { class: 'tile-value' }, item.value) : null);
-            return h('div', attrs, h('span', { class: 'item-label' }, item.label), h('span', { class: 'item-value' }, hasValue ? String(item.value) : '—', dotsFor(item.value)));
+            const [label, value] = [itemLabel(game, item), itemValue(game, item)];
+            if (tiles) return h('div', { ...attrs, class: `${attrs.class} tile`, title: `${label}: ${item.state}` }, h('span', { class: 'tile-label' }, label), hasValue ? h('span', { class: 'tile-value' }, value) : null);
+            return h('div', attrs, h('span', { class: 'item-label' }, label), h('span', { class: 'item-value' }, hasValue ? String(value) : '—', dotsFor(item.value)));
           }),
         ),
       );

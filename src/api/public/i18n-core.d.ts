@@ -1,6 +1,6 @@
 // Types of i18n-core.js for the tests that put texts in words as the pages do.
 export type Texts = { readonly [key: string]: string | Texts };
-export type Param = string | number | readonly Param[] | { readonly key: string; readonly params?: Readonly<Record<string, Param>> };
+export type Param = string | number | readonly Param[] | { readonly anyOf: readonly Param[] } | { readonly key: string; readonly params?: Readonly<Record<string, Param>> };
 export const LANGUAGES: Readonly<Record<string, string>>;
 export function lookup(texts: Texts, key: string): unknown;
 export function isPlural(node: unknown): boolean;

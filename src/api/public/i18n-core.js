@@ -1,7 +1,7 @@
 // Turning a key and its parameters into words of one language: pure, shared by the pages (i18n.js) and the tests.
 // A text is a string with {name} parameters, or plural forms by Intl.PluralRules category ({ one, few, other })
 // chosen by the `count` parameter. A parameter may be an array (a list: "Ann, Ben and Cy") or { key, params } (a
-// text of its own, translated too: the feed's "The table", a bid).
+// text of its own, translated too: the feed's "The table", a bid), or { anyOf: [...] } (alternatives: "6 and 3 or 9").
 
 /** The languages there are texts for, with their own names (for the switch). */
 export const LANGUAGES = { en: 'English', fi: 'Suomi', cs: 'Čeština', el: 'Ελληνικά' };
@@ -35,13 +35,14 @@ export function translate(texts, fallback, lang, key, params = {}) {
 
 function value(texts, fallback, lang, v) {
   if (Array.isArray(v)) return listText(lang, v.map((x) => value(texts, fallback, lang, x)));
+  if (v !== null && typeof v === 'object' && Array.isArray(v.anyOf)) return listText(lang, v.anyOf.map((x) => value(texts, fallback, lang, x)), 'disjunction');
   if (v !== null && typeof v === 'object' && typeof v.key === 'string') return translate(texts, fallback, lang, v.key, v.params ?? {});
   return String(v);
 }
 
-/** Words joined as a list of the language: "3, 6 and 9" (British English, no comma before the 'and'), "3, 6 ja 9". */
-export function listText(lang, items) {
-  return new Intl.ListFormat(lang === 'en' ? 'en-GB' : lang, { type: 'conjunction' }).format(items.map(String));
+/** Words joined as a list of the language: "3, 6 and 9" (British English, no comma before the 'and'), "3, 6 ja 9"; or "3, 6 or 9" as a disjunction. */
+export function listText(lang, items, type = 'conjunction') {
+  return new Intl.ListFormat(lang === 'en' ? 'en-GB' : lang, { type }).format(items.map(String));
 }
 
 /**

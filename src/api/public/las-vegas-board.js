@@ -6,6 +6,7 @@
 import { h } from './dom.js';
 import { dieFace } from './die-faces.js';
 import { lang, t } from './i18n.js';
+import { itemLabel, itemValue } from './board-words.js';
 import { landingRoll, setLanding } from './dice-motion.js';
 
 /** Every text of the board, in one place: the words are in i18n/*.json under `lasVegas`. */
@@ -214,7 +215,7 @@ function infoCard(game) {
   return h(
     'aside',
     { class: 'lv-info', 'data-testid': 'lv-info' },
-    h('dl', { class: 'lv-facts' }, facts.flatMap((i) => [h('dt', {}, i.label), h('dd', {}, String(i.value ?? ''))])),
+    h('dl', { class: 'lv-facts' }, facts.flatMap((i) => [h('dt', {}, itemLabel(game, i)), h('dd', {}, String(itemValue(game, i) ?? ''))])),
     colours ? colourMoney(colours, game.state.mode === 'solo') : null,
     payouts.length
       ? [

@@ -7,6 +7,7 @@ import { dieFace } from './die-faces.js';
 import { isBluffing } from './bluff-ui.js';
 import { bluffPhone } from './bluff-phone.js';
 import { t, tOr } from './i18n.js';
+import { columnLabel, itemLabel, itemValue, panelLabel, statusLine } from './board-words.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game') ?? '';
@@ -30,7 +31,7 @@ function render(view) {
   shown = view;
   $('game-name').textContent = tOr(`games.${view.game}.name`, view.name);
   $('player-name').textContent = view.players[seat] ?? '';
-  $('status').textContent = view.result ? t('common.gameOver') : view.board.status;
+  $('status').textContent = view.result ? t('common.gameOver') : statusLine(view, view.board);
   const bluffing = isBluffing(view);
   $('bluff').hidden = !bluffing;
   $('generic').hidden = bluffing;
@@ -50,14 +51,14 @@ function renderGeneric(view) {
   const table = h(
     'table',
     {},
-    h('tr', {}, h('th', {}, ''), rows.map((c) => h('th', {}, c.label))),
+    h('tr', {}, h('th', {}, ''), rows.map((c) => h('th', {}, board.kind === 'table' ? columnLabel(view, c) : tOr(`games.${view.game}.rows.${c.id}`, c.label)))),
     board.players.map((p, i) =>
       h('tr', { class: [i === board.current ? 'current' : '', p.out ? 'out' : ''].join(' ').trim() || null }, h('td', {}, p.name), rows.map((c) => h('td', {}, String(values(p)[c.id] ?? '–')))),
     ),
   );
   const panels = board.panels
     .filter((panel) => panel.items.length > 0)
-    .map((panel) => h('section', { class: 'panel' }, h('h3', {}, panel.label), h('dl', {}, panel.items.flatMap((item) => [h('dt', {}, item.label), h('dd', {}, String(item.value ?? '—'))]))));
+    .map((panel) => h('section', { class: 'panel' }, h('h3', {}, panelLabel(view, panel)), h('dl', {}, panel.items.flatMap((item) => [h('dt', {}, itemLabel(view, item)), h('dd', {}, String(itemValue(view, item) ?? '—'))]))));
   $('table').replaceChildren(table, ...panels);
   // Secret cards are played from here (the rest of a Las Vegas turn is the table's).
   const mine = (view.actions ?? []).filter((a, i) => view.actors?.[i] === seat && (a.type === 'playCard' || a.earlyPayout === true));
