@@ -15,10 +15,10 @@ import { englishOn as englishLeft, englishPhrases } from './english-left.js';
 const TOKEN = 'browser-operator-token-no-english';
 const ENGLISH = englishPhrases('fi');
 /**
- * The English phrases on a Finnish page. `boardWords`: the elements that show the game module's own words (its
- * status line, panel and column labels: the API's English, not yet keyed, #46).
+ * The English phrases on a Finnish page. `unkeyed`: the elements that show words not yet keyed (values the game
+ * modules write as English sentences, #46), hidden before the page is read.
  */
-const englishOn = (page: Page, boardWords: string[] = []) => englishLeft(page, ENGLISH, boardWords);
+const englishOn = (page: Page, unkeyed: string[] = []) => englishLeft(page, ENGLISH, unkeyed);
 
 let served: ServedApp;
 let finnish: BrowserContext;
