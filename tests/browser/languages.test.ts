@@ -92,6 +92,10 @@ describe('languages', () => {
     // The overlay has no switch: streaming software gives it ?lang=, which wins over the saved choice.
     const overlay = await open(`/overlay.html?game=${gameId}&lang=fi`);
     await poll(() => overlay.evaluate(() => document.documentElement.lang)).toBe('fi');
+    // The board's status line in Finnish, worded by its key as on the scoreboard, not the server's English.
+    const board = ((await (await fetch(`${base}/api/games/${gameId}`)).json()) as { board: { status: string; say: { key: string; params: Record<string, Param> } } }).board;
+    expect(words('fi', board.say.key, board.say.params)).not.toBe(board.status);
+    await poll(() => overlay.locator('#ov-status').textContent()).toBe(words('fi', board.say.key, board.say.params));
     await overlay.close();
   }, 60_000);
 

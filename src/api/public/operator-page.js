@@ -26,8 +26,10 @@ export async function api(method, path, body, word = (refusal) => refusal.messag
   const res = await fetch(path, { method, headers: { authorization: `Bearer ${operatorToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    toast(typeof data.code === 'string' && typeof data.message === 'string' ? word(data) : (data.message ?? `${method} ${path} answered ${res.status}`), data.code ?? '');
-    throw new Error(data.message);
+    const shown = typeof data.code === 'string' && typeof data.message === 'string' ? word(data) : (data.message ?? `${method} ${path} answered ${res.status}`);
+    toast(shown, data.code ?? '');
+    // Already in the toast: a caller's catch need not show it again.
+    throw Object.assign(new Error(shown), { toasted: true });
   }
   return data;
 }

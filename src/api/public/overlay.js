@@ -3,6 +3,7 @@
 // most recently changed game is shown. Muted unless ?sound=on (a stream mixes its own sound).
 import { dieFace } from './die-faces.js';
 import { t } from './i18n.js';
+import { statusLine } from './board-words.js';
 import { cueSounds } from './sounds.js';
 import { liveGames } from './view-patch.js';
 
@@ -34,7 +35,7 @@ function render() {
   document.body.dataset.gameId = game.id;
   cueSounds(game, sound);
   $('ov-dice').replaceChildren(...(b.dice ?? []).map((v, i) => die(v, b.held?.[i])));
-  $('ov-status').textContent = game.result ? t('overlay.gameOver', { name: t(`games.${game.game}.name`) }) : (b.status ?? '');
+  $('ov-status').textContent = game.result ? t('overlay.gameOver', { name: t(`games.${game.game}.name`) }) : statusLine(game, b);
   $('ov-scores').replaceChildren(
     ...b.players.map((p, i) => {
       const li = document.createElement('li');

@@ -196,4 +196,6 @@ async function start() {
   await startCameraSetup();
 }
 
-start().catch((err) => toast(err.message));
+start().catch((err) => {
+  if (!err.toasted) toast(String(err.message || err));
+});
