@@ -117,7 +117,7 @@ export function wireRollControls(ctx) {
     if (!game) return;
     const values = typedValues($('manual-values').value.trim());
     if (!values) {
-      toast('Type the dice values as digits 1 to 6, e.g. 35162 or 3 5 1 6 2.');
+      toast(t('scoreboard.typeDigits'));
       return;
     }
     const done = await ctx.roll(game, values);

@@ -136,7 +136,7 @@ function scheduleReconnect() {
   const due = Date.now() + delay;
   const tick = () => {
     const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
-    $('connection-detail').textContent = left > 0 ? ` (next try in ${left} s)` : ' (trying…)';
+    $('connection-detail').textContent = left > 0 ? t('scoreboard.nextTryIn', { seconds: left }) : t('scoreboard.trying');
   };
   tick();
   window.clearInterval(countdownTimer);
